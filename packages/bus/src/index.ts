@@ -1,0 +1,4 @@
+export type { EventBus, BusMessage, Subscription, HandlerMeta } from './port';
+export { deadLetterTopic } from './port';
+export { createMemoryBus } from './memory-bus';
+export { createOutboxRelay, enqueueEvent, newEventId, type OutboxRelay } from './outbox';

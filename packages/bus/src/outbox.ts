@@ -1,0 +1,131 @@
+import { and, asc, inArray, isNull, sql } from 'drizzle-orm';
+import type { Topic } from '@kg/contracts';
+import { newId, type Db, type DbOrTx, type OutboxTable } from '@kg/db';
+import type { Logger } from '@kg/logger';
+import type { EventBus } from './port';
+
+/** Writes an event into the outbox inside the caller's transaction. */
+export async function enqueueEvent(
+  tx: DbOrTx,
+  table: OutboxTable,
+  topic: Topic,
+  event: { id: string; tenant_id: string },
+): Promise<void> {
+  await tx.insert(table).values({ id: event.id, topic, key: event.tenant_id, payload: event });
+}
+
+export const newEventId = () => newId('event');
+
+export interface OutboxRelay {
+  /** Hint that something was committed: publish soon rather than at the next poll. */
+  wake(): void;
+  /** Publishes everything pending now; resolves when the outbox is empty or the bus fails. */
+  flush(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes outbox rows in commit order, marking them published only after the bus
+ * accepted them: a broker outage delays events, it never loses them. Rows are locked
+ * with SKIP LOCKED so several replicas can relay without publishing a row twice.
+ */
+export function createOutboxRelay(opts: {
+  db: Db;
+  table: OutboxTable;
+  bus: EventBus;
+  logger: Logger;
+  pollMs?: number;
+  batchSize?: number;
+}): OutboxRelay {
+  const { db, table, bus, logger } = opts;
+  const pollMs = opts.pollMs ?? 500;
+  const batchSize = opts.batchSize ?? 200;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let stopped = true;
+  let again = false;
+
+  async function publishBatch(): Promise<number> {
+    return db.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(table)
+        .where(isNull(table.publishedAt))
+        .orderBy(asc(table.createdAt), asc(table.id))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      if (rows.length === 0) return 0;
+      const byTopic = new Map<Topic, Array<{ key: string; value: unknown }>>();
+      for (const row of rows) {
+        const list = byTopic.get(row.topic as Topic) ?? [];
+        list.push({ key: row.key, value: row.payload });
+        byTopic.set(row.topic as Topic, list);
+      }
+      for (const [topic, messages] of byTopic) await bus.publish(topic, messages);
+      await tx
+        .update(table)
+        .set({ publishedAt: new Date(), attempts: sql`${table.attempts} + 1` })
+        .where(and(inArray(table.id, rows.map((r) => r.id)), isNull(table.publishedAt)));
+      return rows.length;
+    });
+  }
+
+  async function drainOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await publishBatch();
+      total += n;
+      if (n < batchSize) return total;
+    }
+  }
+
+  function run(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drainOnce()
+      .catch((err) => {
+        logger.warn({ err: String(err) }, 'outbox relay could not publish; will retry');
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void run();
+        }
+      });
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void run().finally(schedule);
+    }, pollMs);
+  }
+
+  return {
+    wake() {
+      if (!stopped) void run();
+    },
+    flush: async () => {
+      if (running) await running;
+      return run();
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (running) await running;
+      await drainOnce().catch(() => 0);
+    },
+  };
+}
+

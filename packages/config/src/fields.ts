@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Reusable env-var field parsers: every env value arrives as a string. */
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+export const url = () => z.url();
+export const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+export const list = () =>
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+export const logLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const secret = (minLength = 32) => z.string().min(minLength, `must be at least ${minLength} characters`);

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { ApiKeyId, TenantId } from './ids';
+import { Timestamp } from './common';
+
+export const Email = z
+  .email()
+  .max(254)
+  .transform((e) => e.toLowerCase())
+  .meta({ example: 'ada@example.com' });
+
+export const MagicLinkRequest = z.object({ email: Email }).strict().meta({ id: 'MagicLinkRequest' });
+export const MagicLinkAccepted = z
+  .object({ status: z.literal('accepted'), detail: z.string() })
+  .meta({ id: 'MagicLinkAccepted' });
+export const MagicLinkVerify = z.object({ token: z.string().min(1).max(200) }).strict().meta({ id: 'MagicLinkVerify' });
+export const RefreshRequest = z.object({ refresh_token: z.string().min(1).max(200) }).strict().meta({ id: 'RefreshRequest' });
+
+export const TokenPair = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    expires_in: z.number().int().meta({ description: 'Access token lifetime in seconds (900)' }),
+    token_type: z.literal('Bearer'),
+  })
+  .meta({ id: 'TokenPair' });
+export type TokenPair = z.infer<typeof TokenPair>;
+
+export const ApiKey = z
+  .object({
+    id: ApiKeyId,
+    name: z.string(),
+    prefix: z.string().meta({ description: 'First characters of the raw key, to recognise it' }),
+    created_at: Timestamp,
+    last_used_at: Timestamp.nullable().meta({ description: 'Updated at most once a minute' }),
+    revoked_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const ApiKeyCreated = ApiKey.extend({
+  key: z.string().meta({ description: 'The raw key `{key_id}.{secret}`. Returned only once.' }),
+}).meta({ id: 'ApiKeyCreated' });
+
+export const CreateApiKeyInput = z
+  .object({ name: z.string().trim().min(1).max(100) })
+  .strict()
+  .meta({ id: 'CreateApiKeyInput' });
+
+/** Who a request acts for, established by the gateway from a JWT or an API key. */
+export const Identity = z.object({
+  tenantId: TenantId,
+  subject: z.string(),
+  credential: z.object({ kind: z.enum(['jwt', 'api_key']), id: z.string() }),
+});
+export type Identity = z.infer<typeof Identity>;

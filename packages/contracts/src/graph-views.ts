@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { NodeId } from './ids';
+
+export const ParaCategory = z.enum(['projects', 'areas', 'resources']).meta({ id: 'ParaCategory' });
+
+export const GraphNode = z
+  .object({
+    id: NodeId,
+    title: z.string(),
+    para_category: ParaCategory.nullable(),
+    para_item_id: z.string().nullable(),
+    connection_count: z.number().int(),
+    depth: z.number().int().optional(),
+    newly_added: z.literal(true).optional(),
+  })
+  .meta({ id: 'GraphNode' });
+
+export const Edge = z
+  .object({ source: NodeId, target: NodeId, link_type: z.string(), weight: z.number() })
+  .meta({ id: 'Edge' });
+
+export const SeedQuery = z
+  .object({
+    seed: z.string().max(64).optional(),
+    depth: z.coerce.number().int().min(1).max(3).default(1),
+    max_nodes: z.coerce.number().int().min(1).max(2000).default(500),
+  })
+  .strict();
+
+export const SeedView = z
+  .object({
+    seed_id: NodeId.nullable(),
+    nodes: z.array(GraphNode),
+    edges: z.array(Edge),
+    frontier_ids: z.array(NodeId),
+    meta: z.object({ node_count: z.number().int(), edge_count: z.number().int(), depth: z.number().int() }),
+  })
+  .meta({ id: 'SeedView' });
+
+export const NeighborsQuery = z
+  .object({
+    direction: z.enum(['out', 'in', 'both']).default('both'),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const NeighborsView = z
+  .object({ node_id: NodeId, nodes: z.array(GraphNode), edges: z.array(Edge), next_cursor: z.string().nullable() })
+  .meta({ id: 'NeighborsView' });
+
+export const GraphHealth = z
+  .object({
+    total_nodes: z.number().int(),
+    validated_nodes: z.number().int(),
+    total_captures: z.number().int(),
+    pending_captures: z.number().int(),
+    total_links: z.number().int(),
+    stale_nodes: z.number().int(),
+  })
+  .meta({ id: 'GraphHealth' });
+
+export const ContextRequest = z
+  .object({
+    focus_node_ids: z.array(z.string().max(64)).max(50).optional(),
+    mode: z.enum(['keyword', 'semantic', 'hybrid']).optional(),
+  })
+  .strict()
+  .meta({ id: 'ContextRequest' });
+
+export const SuggestionsQuery = z.object({ text: z.string().min(1).max(10_000) }).strict();

@@ -1,0 +1,14 @@
+export * from './ids';
+export * from './common';
+export * from './errors';
+export * from './auth';
+export * from './nodes';
+export * from './graph-views';
+export * from './para';
+export * from './captures';
+export * from './events';
+export * from './procedure';
+export { authApi, Jwks } from './api/auth';
+export { graphApi } from './api/graph';
+export { paraApi } from './api/para';
+export { serviceInfoApi, ServiceInfo } from './api/service-info';

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { NodeId, ParaItemId } from './ids';
+import { PageQuery, Timestamp, pageOf, queryBool } from './common';
+
+export const NodeStatus = z.enum(['raw', 'validated', 'dismissed']).meta({ id: 'NodeStatus' });
+export type NodeStatus = z.infer<typeof NodeStatus>;
+
+export const SearchMode = z.enum(['keyword', 'semantic', 'hybrid']).meta({ id: 'SearchMode' });
+
+const Tag = z.string().trim().min(1).max(64);
+const Tags = z
+  .array(Tag)
+  .max(64)
+  .transform((tags) => [...new Set(tags)]);
+const Title = z.string().trim().min(1).max(500);
+const Summary = z.string().max(10_000);
+const Content = z.string().max(1_000_000).meta({ description: 'Markdown body, up to 1,000,000 characters' });
+
+export const Node = z
+  .object({
+    id: NodeId,
+    title: z.string(),
+    summary: z.string(),
+    body_markdown: z.string(),
+    tags: z.array(z.string()),
+    para_item_ids: z.array(ParaItemId),
+    status: NodeStatus,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Node' });
+export type Node = z.infer<typeof Node>;
+
+export const CreateNodeInput = z
+  .object({
+    title: Title,
+    content: Content.default(''),
+    summary: Summary.default(''),
+    tags: Tags.default([]),
+    para_item_ids: z.array(ParaItemId).max(32).default([]),
+  })
+  .strict()
+  .meta({ id: 'CreateNodeInput' });
+export type CreateNodeInput = z.infer<typeof CreateNodeInput>;
+
+export const UpdateNodeInput = z
+  .object({
+    title: Title.optional(),
+    content: Content.optional(),
+    summary: Summary.optional(),
+    tags: Tags.optional(),
+    status: NodeStatus.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateNodeInput' });
+export type UpdateNodeInput = z.infer<typeof UpdateNodeInput>;
+
+export const ListNodesQuery = PageQuery.extend({
+  query: z.string().max(500).optional().meta({ description: 'Search text, at most 500 characters' }),
+  mode: SearchMode.optional().meta({ description: 'Search mode; keyword until semantic search lands' }),
+  para_item_id: z.string().max(64).optional(),
+  status: NodeStatus.optional(),
+  orphan: queryBool.optional().meta({ description: 'true: only nodes without PARA items; false: only assigned nodes' }),
+}).strict();
+export type ListNodesQuery = z.infer<typeof ListNodesQuery>;
+
+export const NodePage = pageOf(Node).meta({ id: 'NodePage' });
+
+export const LinkType = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/, 'must be a lowercase word matching ^[a-z][a-z0-9_]{0,39}$')
+  .meta({ example: 'related' });
+
+export const LinkInput = z
+  .object({
+    target_id: z.string().min(1).max(64),
+    type: LinkType,
+    weight: z.number().gt(0).lte(1).default(1).meta({ description: 'In (0, 1], default 1.0' }),
+  })
+  .strict();
+
+export const ReplaceLinksInput = z
+  .object({ links: z.array(LinkInput).max(500) })
+  .strict()
+  .meta({ id: 'ReplaceLinksInput' });
+export type ReplaceLinksInput = z.infer<typeof ReplaceLinksInput>;
+
+export const Link = z.object({ target_id: NodeId, type: z.string(), weight: z.number() }).meta({ id: 'Link' });
+export const LinkList = z.object({ links: z.array(Link) }).meta({ id: 'LinkList' });
+
+export const RelatedQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(500).meta({ description: 'Required, 1 to 500' }) })
+  .strict();
+
+export const RelatedNode = z
+  .object({ id: NodeId, title: z.string(), summary: z.string(), relationship_type: z.string() })
+  .meta({ id: 'RelatedNode' });
+export const RelatedList = z.object({ nodes: z.array(RelatedNode) }).meta({ id: 'RelatedList' });

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+
+/** The drizzle database type both adapters satisfy; stores are written against it only. */
+/** Drizzle journals live in one schema, one table per service (its own schema is created by its first migration). */
+const MIGRATIONS_SCHEMA = 'drizzle';
+
+export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+/** A transaction handle, for store functions that join a caller's transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+  /** Runs one service's committed SQL migrations (drizzle journal kept in that service's schema). */
+  migrate(opts: { migrationsFolder: string; schema: string }): Promise<void>;
+}
+
+export type DatabaseOptions = { url: string; poolSize?: number } | { dataDir: string | null };
+
+/**
+ * Opens Postgres (`url`, through `pg`) or the embedded PGlite (`dataDir`; null keeps it
+ * in memory). Both run the same drizzle schema and the same SQL migrations.
+ */
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if ('url' in opts) {
+    const { Pool } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const db = drizzle({ client: pool, casing: 'snake_case' });
+    return {
+      kind: 'postgres',
+      db: db as unknown as Db,
+      ping: () => ping(db as unknown as Db),
+      close: () => pool.end(),
+      migrate: (m) => migrate(db, { migrationsFolder: m.migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: `migrations_${m.schema}` }),
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  let client;
+  if (opts.dataDir) {
+    const dir = path.resolve(opts.dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    client = await PGlite.create(dir);
+  } else {
+    client = await PGlite.create();
+  }
+  const db = drizzle({ client, casing: 'snake_case' });
+  return {
+    kind: 'pglite',
+    db: db as unknown as Db,
+    ping: () => ping(db as unknown as Db),
+    close: () => client.close(),
+    migrate: (m) => migrate(db, { migrationsFolder: m.migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: `migrations_${m.schema}` }),
+  };
+}
+
+async function ping(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,4 @@
+export { openDatabase, type Database, type DatabaseOptions, type Db, type Tx, type DbOrTx } from './client';
+export { newId } from './ids';
+export { tenantIdColumn, createdAt, updatedAt, optionalTimestamp, iso, isoOrNull } from './columns';
+export { outboxTable, type OutboxTable } from './outbox';

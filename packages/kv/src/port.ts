@@ -1,0 +1,33 @@
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  consume(key: string, points?: number): Promise<RateLimitResult>;
+}
+
+export interface RateLimitOptions {
+  /** Namespace of this limit, e.g. `magic-link-email`. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+/**
+ * Key-value store port for short-lived shared state: rate limits and server-side
+ * cursors. Adapters: in-memory (embedded mode) and Redis (distributed mode, shared
+ * across gateway replicas).
+ */
+export interface KvStore {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  del(key: string): Promise<void>;
+  rateLimiter(opts: RateLimitOptions): RateLimiter;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

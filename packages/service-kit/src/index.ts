@@ -1,0 +1,2 @@
+export type { ServiceModule } from './module';
+export { serveService, type ServeOptions } from './serve';

@@ -1,0 +1,63 @@
+import type { Server } from 'node:http';
+import express from 'express';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { InternalTokens } from '@kg/tokens';
+import type { Logger } from '@kg/logger';
+import type { CallContext } from '@kg/trpc';
+import type { ServiceModule } from './module';
+
+export interface ServeOptions {
+  module: ServiceModule;
+  port: number;
+  host?: string;
+  tokens: InternalTokens;
+  logger: Logger;
+}
+
+/**
+ * Serves one service standalone: tRPC at /trpc behind internal-token authentication,
+ * plus /healthz and /readyz. Requests without a valid internal token answer 401.
+ */
+export async function serveService(opts: ServeOptions): Promise<{ server: Server; close(): Promise<void> }> {
+  const { module, tokens, logger } = opts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: module.name });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = await module.ready().catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', service: module.name });
+  });
+  app.use(
+    '/trpc',
+    async (req, res, next) => {
+      const token = req.header('x-internal-token');
+      if (!token) {
+        res.status(401).type('application/problem+json').json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'internal token required' });
+        return;
+      }
+      try {
+        res.locals['claims'] = await tokens.verify(token, module.name);
+        next();
+      } catch {
+        res.status(401).type('application/problem+json').json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'invalid internal token' });
+      }
+    },
+    createExpressMiddleware({
+      router: module.router,
+      createContext: ({ res }): CallContext => res.locals['claims'] as CallContext,
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, path }, 'procedure failed');
+      },
+    }),
+  );
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
+  });
+  logger.info({ port: opts.port }, `${module.name} service listening`);
+  return {
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

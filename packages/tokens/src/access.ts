@@ -1,0 +1,26 @@
+import { jwtVerify, type JWTVerifyGetKey } from 'jose';
+
+export const ACCESS_TOKEN_ISSUER = 'kg-auth';
+export const ACCESS_TOKEN_AUDIENCE = 'kg-api';
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+
+export interface AccessClaims {
+  tenantId: string;
+  subject: string;
+  tokenId: string;
+}
+
+/** Verifies an access token (EdDSA, issued by the auth service) against its published keys. */
+export async function verifyAccessToken(token: string, keys: JWTVerifyGetKey): Promise<AccessClaims> {
+  const { payload } = await jwtVerify(token, keys, {
+    issuer: ACCESS_TOKEN_ISSUER,
+    audience: ACCESS_TOKEN_AUDIENCE,
+    algorithms: ['EdDSA'],
+    requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+  });
+  const tenantId = payload['tnt'];
+  if (typeof tenantId !== 'string' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
+    throw new Error('access token lacks tenant or subject');
+  }
+  return { tenantId, subject: payload.sub, tokenId: payload.jti };
+}

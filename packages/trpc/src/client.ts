@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { AnyRouter } from '@trpc/server';
+import { createTRPCUntypedClient, httpBatchLink, localLink, type TRPCUntypedClient } from '@trpc/client';
+import { isProcedure, type ContractTree, type Identity, type ProcedureContract } from '@kg/contracts';
+import type { InternalTokens } from '@kg/tokens';
+
+/** A typed client for a service contract: one async function per procedure. */
+export type ServiceClient<T extends ContractTree> = {
+  [K in keyof T]: T[K] extends ProcedureContract<infer I, infer O>
+    ? (input: z.input<I>) => Promise<z.output<O>>
+    : T[K] extends ContractTree
+      ? ServiceClient<T[K]>
+      : never;
+};
+
+/** Reaches one service, acting for an identity (or for no one, for service-level calls). */
+export interface ServiceHandle<T extends ContractTree> {
+  readonly service: string;
+  as(identity: Identity | null): ServiceClient<T>;
+}
+
+/** How to reach a service: in-process (one-process host) or tRPC over HTTP (distributed). */
+export type ServiceTransport =
+  | { kind: 'local'; router: AnyRouter }
+  | { kind: 'http'; url: string; tokens: InternalTokens; timeoutMs?: number };
+
+type Untyped = TRPCUntypedClient<AnyRouter>;
+
+function proxy<T extends ContractTree>(contract: T, untyped: Untyped, prefix: string[] = []): ServiceClient<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, node] of Object.entries(contract)) {
+    const path = [...prefix, key];
+    if (isProcedure(node)) {
+      const name = path.join('.');
+      out[key] = async (input: unknown) => {
+        const result =
+          node.kind === 'query' ? await untyped.query(name, input) : await untyped.mutation(name, input);
+        return node.output.parse(result);
+      };
+    } else {
+      out[key] = proxy(node, untyped, path);
+    }
+  }
+  return out as ServiceClient<T>;
+}
+
+function untypedClient(caller: string, service: string, transport: ServiceTransport, identity: Identity | null): Untyped {
+  if (transport.kind === 'local') {
+    return createTRPCUntypedClient({
+      links: [localLink({ router: transport.router, createContext: async () => ({ caller, identity }) })],
+    });
+  }
+  const timeoutMs = transport.timeoutMs ?? 10_000;
+  return createTRPCUntypedClient({
+    links: [
+      httpBatchLink({
+        url: transport.url,
+        maxURLLength: 4000,
+        headers: async () => ({ 'x-internal-token': await transport.tokens.sign(caller, service, identity) }),
+        fetch: (url, init) => fetch(url, { ...(init as RequestInit), signal: AbortSignal.timeout(timeoutMs) }),
+      }),
+    ],
+  });
+}
+
+/**
+ * Creates the handle through which `caller` reaches `service`. The same type serves
+ * both modes, so service code never knows whether its peer is in-process or remote.
+ */
+export function connectService<T extends ContractTree>(
+  caller: string,
+  service: string,
+  contract: T,
+  transport: ServiceTransport,
+): ServiceHandle<T> {
+  return {
+    service,
+    as: (identity) => proxy(contract, untypedClient(caller, service, transport, identity)),
+  };
+}

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { isProcedure, type ContractTree, type ProcedureContract } from '@kg/contracts';
+import type { CallContext, TenantContext } from './context';
+import { router, serviceProcedure, tenantProcedure } from './init';
+
+type Ctx<C extends ProcedureContract> = C['level'] extends 'tenant' ? TenantContext : CallContext;
+
+/** The handlers a service writes for a contract: one function per procedure, fully typed. */
+export type Handlers<T extends ContractTree> = {
+  [K in keyof T]: T[K] extends ProcedureContract<infer I, infer O>
+    ? (args: { input: z.output<I>; ctx: Ctx<T[K]> }) => Promise<z.input<O>>
+    : T[K] extends ContractTree
+      ? Handlers<T[K]>
+      : never;
+};
+
+type AnyHandler = (args: { input: unknown; ctx: CallContext }) => Promise<unknown>;
+
+function build(contract: ContractTree, handlers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, node] of Object.entries(contract)) {
+    const handler = handlers[key];
+    if (isProcedure(node)) {
+      const base = (node.level === 'tenant' ? tenantProcedure : serviceProcedure).input(node.input).output(node.output);
+      const resolve = handler as AnyHandler;
+      out[key] =
+        node.kind === 'query'
+          ? base.query(({ input, ctx }) => resolve({ input, ctx }))
+          : base.mutation(({ input, ctx }) => resolve({ input, ctx }));
+    } else {
+      out[key] = router(build(node, handler as Record<string, unknown>) as never);
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds a service's tRPC router from its contract (packages/contracts) and its handlers.
+ * Every procedure validates input and output with the contract's zod schemas.
+ */
+export function defineRouter<T extends ContractTree>(contract: T, handlers: Handlers<T>) {
+  return router(build(contract, handlers as Record<string, unknown>) as never);
+}
+
+export type ServiceRouter = ReturnType<typeof defineRouter>;

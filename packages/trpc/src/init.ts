@@ -1,0 +1,39 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { isAppError } from '@kg/contracts';
+import type { CallContext, TenantContext } from './context';
+import { problemFromTRPCError, toTRPCError } from './problem';
+
+/** `t` is created once here and never exported: services get procedure levels only. */
+const t = initTRPC.context<CallContext>().create({
+  errorFormatter({ shape, error }) {
+    const problem = problemFromTRPCError(error);
+    return {
+      code: shape.code,
+      message: problem.detail,
+      data: { code: shape.data.code, httpStatus: problem.status, problem },
+    };
+  },
+});
+
+/** Maps typed domain errors to tRPC errors, once, for every procedure. */
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAppError(result.error.cause)) {
+    const mapped = toTRPCError(result.error.cause);
+    return { ...result, error: mapped };
+  }
+  return result;
+});
+
+export const router = t.router;
+export const mergeRouters = t.mergeRouters;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Any authenticated service-to-service call. */
+export const serviceProcedure = t.procedure.use(mapDomainErrors);
+
+/** A call on behalf of a person: the identity (tenant, subject) is required. */
+export const tenantProcedure = serviceProcedure.use(({ ctx, next }) => {
+  if (!ctx.identity) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'This call needs an identity' });
+  return next({ ctx: ctx as TenantContext });
+});
