@@ -21,3 +21,12 @@ export const list = () =>
     );
 export const logLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 export const secret = (minLength = 32) => z.string().min(minLength, `must be at least ${minLength} characters`);
+
+/** Env every standalone service process reads (services extend it with their own fields). */
+export const serviceBase = {
+  PORT: port(3000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: logLevel(),
+  DATABASE_URL: z.url().refine((u) => u.startsWith('postgres'), 'must be a postgres:// URL'),
+  INTERNAL_TOKEN_SECRET: secret(32),
+};

@@ -9,27 +9,29 @@ import type { z } from 'zod';
  * level `service`: any authenticated internal caller; `tenant`: also needs the
  * identity of the person the call acts for.
  */
-export interface ProcedureContract<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export type Level = 'service' | 'tenant';
+
+export interface ProcedureContract<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, L extends Level = Level> {
   readonly __procedure: true;
   readonly kind: 'query' | 'mutation';
-  readonly level: 'service' | 'tenant';
+  readonly level: L;
   readonly input: I;
   readonly output: O;
 }
 
 export type ContractTree = { readonly [key: string]: ProcedureContract | ContractTree };
 
-export const query = <I extends z.ZodType, O extends z.ZodType>(
-  level: 'service' | 'tenant',
+export const query = <L extends Level, I extends z.ZodType, O extends z.ZodType>(
+  level: L,
   input: I,
   output: O,
-): ProcedureContract<I, O> => ({ __procedure: true, kind: 'query', level, input, output });
+): ProcedureContract<I, O, L> => ({ __procedure: true, kind: 'query', level, input, output });
 
-export const mutation = <I extends z.ZodType, O extends z.ZodType>(
-  level: 'service' | 'tenant',
+export const mutation = <L extends Level, I extends z.ZodType, O extends z.ZodType>(
+  level: L,
   input: I,
   output: O,
-): ProcedureContract<I, O> => ({ __procedure: true, kind: 'mutation', level, input, output });
+): ProcedureContract<I, O, L> => ({ __procedure: true, kind: 'mutation', level, input, output });
 
 export const isProcedure = (value: unknown): value is ProcedureContract =>
   typeof value === 'object' && value !== null && (value as { __procedure?: unknown }).__procedure === true;

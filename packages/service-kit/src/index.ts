@@ -1,2 +1,3 @@
 export type { ServiceModule } from './module';
 export { serveService, type ServeOptions } from './serve';
+export { runServiceProcess, failFast, type Migrations, type RunOptions } from './run';

@@ -3,12 +3,12 @@ import { isProcedure, type ContractTree, type ProcedureContract } from '@kg/cont
 import type { CallContext, TenantContext } from './context';
 import { router, serviceProcedure, tenantProcedure } from './init';
 
-type Ctx<C extends ProcedureContract> = C['level'] extends 'tenant' ? TenantContext : CallContext;
+type Ctx<L> = L extends 'tenant' ? TenantContext : CallContext;
 
 /** The handlers a service writes for a contract: one function per procedure, fully typed. */
 export type Handlers<T extends ContractTree> = {
-  [K in keyof T]: T[K] extends ProcedureContract<infer I, infer O>
-    ? (args: { input: z.output<I>; ctx: Ctx<T[K]> }) => Promise<z.input<O>>
+  [K in keyof T]: T[K] extends ProcedureContract<infer I, infer O, infer L>
+    ? (args: { input: z.output<I>; ctx: Ctx<L> }) => Promise<z.input<O>>
     : T[K] extends ContractTree
       ? Handlers<T[K]>
       : never;

@@ -1,0 +1,38 @@
+import tseslint from 'typescript-eslint';
+import nx from '@nx/eslint-plugin';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.nx/**', 'data/**', 'services/*/drizzle/**', 'load-tests/**', 'deploy/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Module boundaries: a service never imports another service; libraries never import services;
+      // only the one-process host (type:host) mounts services' modules.
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:lib', 'type:service'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Config is parsed once per service in config.ts (STYLE.md): process.env nowhere else.
+    files: ['packages/**/*.ts', 'services/**/*.ts'],
+    ignores: ['packages/config/src/load.ts', '**/*.test.ts', 'services/*/drizzle.config.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through the service config (packages/config).' }],
+    },
+  },
+);

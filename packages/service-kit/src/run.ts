@@ -1,0 +1,65 @@
+import type { Database } from '@kg/db';
+import type { Logger } from '@kg/logger';
+import type { InternalTokens } from '@kg/tokens';
+import type { ServiceModule } from './module';
+import { serveService } from './serve';
+
+export interface Migrations {
+  migrationsFolder: string;
+  schema: string;
+}
+
+export interface RunOptions {
+  argv: string[];
+  logger: Logger;
+  database: Database | null;
+  migrations: Migrations | null;
+  createModule: () => Promise<ServiceModule>;
+  port: number;
+  host: string;
+  tokens: InternalTokens;
+  shutdownGraceMs?: number;
+}
+
+/**
+ * The body of every service's main.ts. `main.ts migrate` runs the service's migrations
+ * and exits (the Helm hook Job); otherwise it starts the module, serves it over HTTP,
+ * and on SIGTERM/SIGINT stops taking requests, finishes in-flight work and exits.
+ */
+export async function runServiceProcess(opts: RunOptions): Promise<void> {
+  const { logger, database } = opts;
+  if (opts.argv.includes('migrate')) {
+    if (database && opts.migrations) await database.migrate(opts.migrations);
+    logger.info('migrations applied');
+    await database?.close();
+    return;
+  }
+  const module = await opts.createModule();
+  await module.start();
+  const http = await serveService({ module, port: opts.port, host: opts.host, tokens: opts.tokens, logger });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown grace period exceeded; exiting');
+      process.exit(1);
+    }, opts.shutdownGraceMs ?? 20_000);
+    force.unref();
+    await http.close();
+    await module.stop();
+    await database?.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Prints a start-up failure (bad config, unreachable database) and exits non-zero. */
+export function failFast(service: string, err: unknown): never {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`${service}: cannot start: ${message}\n`);
+  process.exit(1);
+}
