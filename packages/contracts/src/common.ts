@@ -7,8 +7,7 @@ export const queryInt = (min: number, max: number) => z.coerce.number().int().mi
 
 export const queryBool = z
   .enum(['true', 'false'])
-  .transform((v) => v === 'true')
-  .meta({ type: 'boolean' } as Record<string, unknown>);
+  .transform((v) => v === 'true');
 
 export const PageQuery = z.object({
   page: queryInt(1, 1_000_000).default(1).meta({ description: 'Page number, from 1' }),

@@ -64,6 +64,18 @@ export const ListNodesQuery = PageQuery.extend({
 }).strict();
 export type ListNodesQuery = z.infer<typeof ListNodesQuery>;
 
+/** The parsed list query as the graph service receives it (no string coercion). */
+export const ListNodesInput = z.object({
+  query: z.string().max(500).optional(),
+  mode: SearchMode.optional(),
+  para_item_id: z.string().max(64).optional(),
+  status: NodeStatus.optional(),
+  orphan: z.boolean().optional(),
+  page: z.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.number().int().min(1).max(100).default(20),
+});
+export type ListNodesInput = z.infer<typeof ListNodesInput>;
+
 export const NodePage = pageOf(Node).meta({ id: 'NodePage' });
 
 export const LinkType = z

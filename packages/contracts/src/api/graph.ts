@@ -3,7 +3,7 @@ import { mutation, query } from '../procedure';
 import {
   CreateNodeInput,
   LinkList,
-  ListNodesQuery,
+  ListNodesInput,
   Node,
   NodePage,
   RelatedList,
@@ -21,7 +21,7 @@ export const graphApi = {
     get: query('tenant', ById, Node),
     update: mutation('tenant', ById.extend({ patch: UpdateNodeInput }), Node),
     delete: mutation('tenant', ById, z.object({ deleted: z.literal(true) })),
-    list: query('tenant', ListNodesQuery, NodePage),
+    list: query('tenant', ListNodesInput, NodePage),
   },
   links: {
     replace: mutation('tenant', ById.extend({ links: ReplaceLinksInput.shape.links }), LinkList),

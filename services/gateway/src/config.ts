@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { env } from '@kg/config';
+
+/** Settings the gateway's HTTP surface needs in both modes. */
+export const gatewayHttpSchema = z.object({
+  PORT: env.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: env.logLevel(),
+  /** Dashboard origins allowed by CORS (comma-separated); none by default. */
+  CORS_ORIGINS: env.list(),
+  /** Largest JSON body accepted; larger bodies answer 413. */
+  JSON_BODY_LIMIT_BYTES: env.positiveInt(2 * 1024 * 1024),
+  MAGIC_LINK_PER_EMAIL_PER_HOUR: env.positiveInt(5),
+  MAGIC_LINK_PER_IP_PER_HOUR: env.positiveInt(30),
+  /** Express `trust proxy`: hops of proxies whose X-Forwarded-For is trusted (0: none). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+});
+export type GatewayHttpConfig = z.infer<typeof gatewayHttpSchema>;
+
+/** Env of the gateway when it runs as its own process: its peers are reached over HTTP. */
+export const gatewayConfigSchema = gatewayHttpSchema.extend({
+  INTERNAL_TOKEN_SECRET: env.secret(32),
+  AUTH_URL: env.url(),
+  GRAPH_URL: env.url(),
+  PARA_URL: env.url(),
+  CAPTURES_URL: env.url(),
+  SEARCH_URL: env.url(),
+});
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

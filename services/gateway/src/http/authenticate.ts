@@ -1,0 +1,29 @@
+import type { JWTVerifyGetKey } from 'jose';
+import { unauthorized, type Identity } from '@kg/contracts';
+import { verifyAccessToken } from '@kg/tokens';
+import type { GatewayPeers } from '../peers';
+
+/**
+ * Establishes who a request acts for: `Authorization: Bearer <jwt>` (verified locally
+ * against the auth service's published keys) or `Authorization: ApiKey <id>.<secret>`
+ * (verified by the auth service on every request, so revocation is immediate).
+ */
+export function createAuthenticator(peers: GatewayPeers, keys: JWTVerifyGetKey) {
+  return async function authenticate(header: string | undefined): Promise<Identity> {
+    if (!header) throw unauthorized('Authentication required: send Authorization: Bearer <token> or ApiKey <key>');
+    const match = /^(Bearer|ApiKey)\s+(\S+)$/i.exec(header.trim());
+    if (!match) throw unauthorized('Malformed Authorization header');
+    const scheme = match[1]!.toLowerCase();
+    const credential = match[2]!;
+    if (scheme === 'bearer') {
+      try {
+        const claims = await verifyAccessToken(credential, keys);
+        return { tenantId: claims.tenantId, subject: claims.subject, credential: { kind: 'jwt', id: claims.tokenId } };
+      } catch {
+        throw unauthorized('Invalid or expired access token');
+      }
+    }
+    if (credential.length > 200) throw unauthorized('Invalid API key');
+    return peers.auth.as(null).apiKeys.verify({ key: credential });
+  };
+}

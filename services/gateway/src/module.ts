@@ -1,0 +1,5 @@
+export { createGatewayApp, API_PREFIX, type GatewayDeps } from './app';
+export { gatewayHttpSchema, gatewayConfigSchema, type GatewayHttpConfig, type GatewayConfig } from './config';
+export { PEER_CONTRACTS, type GatewayPeers } from './peers';
+export { buildOpenApiDocument } from './openapi/document';
+export { buildRoutes } from './routes';

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from 'zod-openapi';
+import { Problem } from '@kg/contracts';
+import type { Route } from '../routes/route';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Validation failed (problem+json with `errors`)',
+  401: 'Missing or invalid credentials (with WWW-Authenticate)',
+  404: 'Not found, malformed id, or another tenant’s',
+  409: 'State conflict',
+  410: 'Gone',
+  413: 'Body too large',
+  415: 'Unsupported media type',
+  429: 'Rate limited (Retry-After and RateLimit-* headers)',
+  501: 'Not implemented yet in this release',
+  503: 'A dependency is unavailable',
+};
+
+const problemResponse = (status: number) => ({
+  description: STATUS_TEXT[status] ?? 'Error',
+  content: { 'application/problem+json': { schema: Problem } },
+});
+
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+function operation(route: Route): ZodOpenApiOperationObject {
+  const statuses = new Set<number>([400, ...(route.auth === 'required' ? [401] : []), ...(route.errors ?? [])]);
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  if (!route.notImplemented) {
+    responses[String(route.success.status)] = route.success.schema
+      ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
+      : { description: route.success.description };
+  }
+  for (const s of [...statuses].sort()) responses[String(s)] = problemResponse(s);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.notImplemented ? { description: `${route.notImplemented}: not available yet; answers 501.` } : {}),
+    security: route.auth === 'required' ? [{ bearer: [] }, { apiKey: [] }] : [],
+    requestParams: {
+      ...(route.params ? { path: route.params as z.ZodObject } : {}),
+      ...(route.query ? { query: route.query as z.ZodObject } : {}),
+    },
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
+export function buildOpenApiDocument(routes: Route[], prefix: string) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    const key = toOpenApiPath(route.path);
+    paths[key] = { ...paths[key], [route.method]: operation(route) };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Knowledge Graph API',
+      version: '1.0.0',
+      description:
+        'Multi-tenant knowledge graph: nodes, typed weighted bidirectional links, PARA, captures, search and graph views. ' +
+        'Errors are RFC 9457 problem+json. See docs/API.md for the decisions taken where SPEC.md is silent.',
+    },
+    servers: [{ url: prefix }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token (15 minutes)' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`ApiKey <key_id>.<secret>`' },
+      },
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import type { KvStore } from '@kg/kv';
+import type { GatewayHttpConfig } from '../config';
+import { authRoutes } from './auth';
+import { nodeRoutes } from './nodes';
+import { unbuiltRoutes } from './unbuilt';
+import type { Route } from './route';
+
+/** Every public operation, in matching order (static segments before parameters). */
+export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
+  const hour = 3600;
+  return [
+    ...authRoutes({
+      perEmail: kv.rateLimiter({ name: 'magic-link-email', points: config.MAGIC_LINK_PER_EMAIL_PER_HOUR, durationSeconds: hour }),
+      perIp: kv.rateLimiter({ name: 'magic-link-ip', points: config.MAGIC_LINK_PER_IP_PER_HOUR, durationSeconds: hour }),
+    }),
+    ...nodeRoutes,
+    ...unbuiltRoutes,
+  ];
+}

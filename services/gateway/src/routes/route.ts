@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { Identity } from '@kg/contracts';
+import type { RateLimiter } from '@kg/kv';
+import type { GatewayPeers } from '../peers';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+export interface RouteRequest<P, Q, B> {
+  identity: Identity | null;
+  params: P;
+  query: Q;
+  body: B;
+  ip: string;
+  /** Consumes rate-limit points (sets RateLimit-* headers; throws 429 when exhausted). */
+  limit(checks: Array<[RateLimiter, string]>): Promise<void>;
+}
+
+export interface RouteResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One public REST operation: validation schemas (shared zod contracts), what it
+ * answers, and the call it makes to the owning service. The OpenAPI document is
+ * generated from the same objects.
+ */
+export interface Route<P = unknown, Q = unknown, B = unknown> {
+  method: Method;
+  /** Express-style path under /api/v1, e.g. `/nodes/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  auth: 'required' | 'none';
+  /** The service that owns the operation (named in 503 problems). */
+  service: keyof GatewayPeers;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  success: { status: number; description: string; schema?: z.ZodType };
+  /** Error statuses documented for this operation besides 401/400/500. */
+  errors?: number[];
+  /** Set on operations whose feature has not landed: answers 501 after authentication. */
+  notImplemented?: string;
+  handle(req: RouteRequest<P, Q, B>, peers: GatewayPeers): Promise<RouteResult>;
+}
+
+export const defineRoute = <P, Q, B>(route: Route<P, Q, B>): Route => route as unknown as Route;
+
+export const ok = (body: unknown, status = 200): RouteResult => ({ status, body });
+export const noContent = (): RouteResult => ({ status: 204 });

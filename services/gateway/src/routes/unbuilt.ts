@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import {
+  AppError,
+  ContextRequest,
+  CreateCaptureInput,
+  CreateParaItemInput,
+  ListCapturesQuery,
+  ListParaQuery,
+  NeighborsQuery,
+  SeedQuery,
+  SuggestionsQuery,
+  UpdateParaItemInput,
+  CheckCaptureQuery,
+} from '@kg/contracts';
+import { defineRoute, type Method, type Route } from './route';
+import type { GatewayPeers } from '../peers';
+
+const ById = z.object({ id: z.string() });
+
+interface Pending {
+  method: Method;
+  path: string;
+  operationId: string;
+  summary: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  success?: number;
+}
+
+/** Operations whose features land in later releases: documented now, answering 501 once authenticated. */
+function pending(tag: string, service: keyof GatewayPeers, feature: string, ops: Pending[]): Route[] {
+  return ops.map((op) =>
+    defineRoute({
+      method: op.method,
+      path: op.path,
+      operationId: op.operationId,
+      summary: op.summary,
+      tag,
+      auth: 'required',
+      service,
+      ...(op.path.includes(':id') ? { params: ById } : {}),
+      ...(op.query ? { query: op.query } : {}),
+      ...(op.body ? { body: op.body } : {}),
+      success: { status: op.success ?? 200, description: 'Not available yet: answers 501' },
+      errors: [501],
+      notImplemented: feature,
+      handle: async () => {
+        throw new AppError('not_implemented', `${feature} is not available yet in this release`);
+      },
+    }),
+  );
+}
+
+const para = pending('PARA', 'para', 'PARA organisation', [
+  { method: 'get', path: '/para/tree', operationId: 'getParaTree', summary: 'The PARA hierarchy' },
+  { method: 'get', path: '/para', operationId: 'listParaItems', summary: 'List PARA items', query: ListParaQuery },
+  { method: 'post', path: '/para', operationId: 'createParaItem', summary: 'Create a PARA item', body: CreateParaItemInput, success: 201 },
+  { method: 'get', path: '/para/:id', operationId: 'getParaItem', summary: 'Get a PARA item' },
+  { method: 'patch', path: '/para/:id', operationId: 'updateParaItem', summary: 'Update a PARA item', body: UpdateParaItemInput },
+  { method: 'post', path: '/para/:id/complete', operationId: 'completeProject', summary: 'Mark a project completed' },
+  { method: 'post', path: '/para/:id/undo-complete', operationId: 'undoCompleteProject', summary: 'Revert a project to active' },
+  { method: 'post', path: '/para/:id/archive', operationId: 'archiveParaItem', summary: 'Archive an item and its node associations' },
+  { method: 'post', path: '/para/:id/unarchive', operationId: 'unarchiveParaItem', summary: 'Restore an item and its associations' },
+  { method: 'post', path: '/para/:id/match', operationId: 'matchParaItem', summary: 'Match orphan nodes to this item' },
+  { method: 'post', path: '/para/rescan', operationId: 'rescanPara', summary: 'Re-classify orphan nodes' },
+]);
+
+const captures = pending('Captures', 'captures', 'Captures', [
+  { method: 'post', path: '/captures', operationId: 'createCapture', summary: 'Submit a capture', body: CreateCaptureInput, success: 201 },
+  { method: 'post', path: '/captures/upload', operationId: 'uploadCapture', summary: 'Upload a file as a capture', success: 201 },
+  { method: 'get', path: '/captures/check', operationId: 'checkCapturedUrl', summary: 'Was this URL captured?', query: CheckCaptureQuery },
+  { method: 'get', path: '/captures', operationId: 'listCaptures', summary: 'List captures', query: ListCapturesQuery },
+  { method: 'get', path: '/captures/:id', operationId: 'getCapture', summary: 'Capture details' },
+  { method: 'get', path: '/captures/:id/content', operationId: 'getCaptureContent', summary: 'Raw or processed content' },
+  { method: 'post', path: '/captures/:id/retry', operationId: 'retryCapture', summary: 'Re-queue a failed capture' },
+  { method: 'post', path: '/captures/:id/reingest', operationId: 'reingestCapture', summary: 'Reprocess through the whole pipeline' },
+  { method: 'post', path: '/captures/:id/archive', operationId: 'archiveCapture', summary: 'Archive a capture' },
+  { method: 'post', path: '/captures/:id/unarchive', operationId: 'unarchiveCapture', summary: 'Unarchive a capture' },
+  { method: 'post', path: '/captures/:id/dismiss', operationId: 'dismissCapture', summary: 'Dismiss a capture' },
+  { method: 'delete', path: '/captures/:id', operationId: 'deleteCapture', summary: 'Delete a capture' },
+  { method: 'get', path: '/captures/:id/activity', operationId: 'getCaptureActivity', summary: 'Activity timeline' },
+  { method: 'get', path: '/captures/:id/provenance', operationId: 'getCaptureProvenance', summary: 'Processing chain' },
+]);
+
+const graph = pending('Graph', 'graph', 'Graph views', [
+  { method: 'get', path: '/graph/seed', operationId: 'getGraphSeed', summary: 'BFS neighbourhood of a seed', query: SeedQuery },
+  { method: 'get', path: '/graph/neighbors/:id', operationId: 'getGraphNeighbors', summary: 'Paged neighbours', query: NeighborsQuery },
+  { method: 'get', path: '/graph-health', operationId: 'getGraphHealth', summary: 'Graph health counts' },
+]);
+
+const search = pending('Search', 'search', 'Context and link suggestions', [
+  { method: 'post', path: '/context', operationId: 'getContext', summary: 'Ranked context nodes for a session', body: ContextRequest },
+  { method: 'get', path: '/links/suggestions', operationId: 'getLinkSuggestions', summary: 'Link suggestions for a text', query: SuggestionsQuery },
+]);
+
+/** DELETE /para/:id is never allowed: archive instead (SPEC.md). */
+const paraDelete = defineRoute({
+  method: 'delete',
+  path: '/para/:id',
+  operationId: 'deleteParaItem',
+  summary: 'Always 410 Gone: archive PARA items instead',
+  tag: 'PARA',
+  auth: 'required',
+  service: 'para',
+  params: ById,
+  success: { status: 410, description: 'Gone, always' },
+  handle: async () => {
+    throw new AppError('gone', 'PARA items cannot be deleted; archive them with POST /para/{id}/archive');
+  },
+});
+
+export const unbuiltRoutes: Route[] = [...para, paraDelete, ...captures, ...graph, ...search];

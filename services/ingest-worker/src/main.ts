@@ -1,0 +1,25 @@
+import { loadConfig } from '@kg/config';
+import { openDatabase } from '@kg/db';
+import { createLogger } from '@kg/logger';
+import { failFast, runServiceProcess } from '@kg/service-kit';
+import { createInternalTokens } from '@kg/tokens';
+import { ingestWorkerConfigSchema } from './config';
+import { createIngestWorkerModule } from './module';
+
+try {
+  const config = loadConfig('ingest-worker', ingestWorkerConfigSchema);
+  const logger = createLogger('ingest-worker', config.LOG_LEVEL);
+  const database = await openDatabase({ url: config.DATABASE_URL });
+  await runServiceProcess({
+    argv: process.argv.slice(2),
+    logger,
+    database,
+    migrations: null,
+    createModule: () => createIngestWorkerModule({ database, logger }),
+    port: config.PORT,
+    host: config.HOST,
+    tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  });
+} catch (err) {
+  failFast('ingest-worker', err);
+}

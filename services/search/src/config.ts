@@ -1,0 +1,6 @@
+import { z } from 'zod';
+import { env } from '@kg/config';
+
+/** Env of the search service when it runs as its own process. */
+export const searchConfigSchema = z.object({ ...env.serviceBase, PORT: env.port(3006) });
+export type SearchConfig = z.infer<typeof searchConfigSchema>;

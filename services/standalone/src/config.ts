@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { env } from '@kg/config';
+import { gatewayHttpSchema } from '@kg/service-gateway/module';
+
+/** Env of the one-process host: every service in one process, all state under DATA_DIR. */
+export const standaloneConfigSchema = gatewayHttpSchema
+  .extend({
+    DATA_DIR: z.string().min(1).default('./data'),
+    MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
+    SMTP_URL: z.url().optional(),
+    MAIL_FROM: z.string().default('Knowledge Graph <no-reply@localhost>'),
+    PUBLIC_URL: z.url().default('http://localhost:8080'),
+    OUTBOX_POLL_MS: env.positiveInt(250),
+  })
+  .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, { message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp', path: ['SMTP_URL'] });
+export type StandaloneConfig = z.infer<typeof standaloneConfigSchema>;

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import type { AnyRouter } from '@trpc/server';
+import { authApi, graphApi, paraApi, serviceInfoApi, type ContractTree } from '@kg/contracts';
+import { openDatabase } from '@kg/db';
+import { createMemoryBus } from '@kg/bus';
+import { createMemoryKv } from '@kg/kv';
+import type { Logger } from '@kg/logger';
+import { createJwksCache } from '@kg/tokens';
+import { connectService } from '@kg/trpc';
+import { createGatewayApp, type GatewayPeers } from '@kg/service-gateway/module';
+import {
+  authMigrations,
+  createAuthModule,
+  createOutboxTransport,
+  createSmtpTransport,
+  loadOrCreateKeyMaterial,
+} from '@kg/service-auth/module';
+import { createGraphModule, graphMigrations } from '@kg/service-graph/module';
+import { createParaModule, paraMigrations } from '@kg/service-para/module';
+import { createCapturesModule } from '@kg/service-captures/module';
+import { createSearchModule } from '@kg/service-search/module';
+import { createIngestWorkerModule } from '@kg/service-ingest-worker/module';
+import type { StandaloneConfig } from './config';
+
+export interface Host {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** In-process transport: the same typed client a remote peer gets, served by a local caller. */
+const local = <T extends ContractTree>(caller: string, name: string, contract: T, router: AnyRouter) =>
+  connectService(caller, name, contract, { kind: 'local', router });
+
+/**
+ * Starts every service in this process on embedded stand-ins: PGlite under DATA_DIR
+ * (same drizzle schema and migrations as Postgres), the in-process bus, in-memory kv.
+ */
+export async function startHost(config: StandaloneConfig, logger: Logger): Promise<Host> {
+  const dataDir = path.resolve(config.DATA_DIR);
+  const database = await openDatabase({ dataDir });
+  for (const migrations of [authMigrations, paraMigrations, graphMigrations]) await database.migrate(migrations);
+  const bus = createMemoryBus(logger.child({ component: 'bus' }));
+  const kv = createMemoryKv();
+  const child = (name: string) => logger.child({ service: name });
+
+  const mail =
+    config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL
+      ? createSmtpTransport(config.SMTP_URL, config.MAIL_FROM)
+      : createOutboxTransport(path.join(dataDir, 'outbox'));
+  const auth = await createAuthModule({ database, logger: child('auth'), keys: await loadOrCreateKeyMaterial(dataDir), mail, publicUrl: config.PUBLIC_URL });
+  const para = await createParaModule({ database, logger: child('para') });
+  const graph = await createGraphModule({
+    database,
+    bus,
+    logger: child('graph'),
+    para: local('graph', 'para', paraApi, para.router),
+  });
+  const captures = await createCapturesModule({ database, logger: child('captures') });
+  const search = await createSearchModule({ database, logger: child('search') });
+  const ingest = await createIngestWorkerModule({ database, logger: child('ingest-worker') });
+  const modules = [auth, para, graph, captures, search, ingest];
+  for (const m of modules) await m.start();
+  await bus.start();
+
+  const peers: GatewayPeers = {
+    auth: local('gateway', 'auth', authApi, auth.router),
+    graph: local('gateway', 'graph', graphApi, graph.router),
+    para: local('gateway', 'para', paraApi, para.router),
+    captures: local('gateway', 'captures', serviceInfoApi, captures.router),
+    search: local('gateway', 'search', serviceInfoApi, search.router),
+  };
+  const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
+  const app = createGatewayApp({
+    config,
+    peers,
+    kv,
+    logger: child('gateway'),
+    keys: jwks.resolver,
+    ready: async () => (await Promise.all(modules.map((m) => m.ready()))).every(Boolean),
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port, dataDir }, 'knowledge graph listening (embedded mode)');
+
+  return {
+    server,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const m of [...modules].reverse()) await m.stop();
+      await bus.stop();
+      await kv.close();
+      await database.close();
+    },
+  };
+}
