@@ -52,7 +52,7 @@ export function createOutboxRelay(opts: {
         .select()
         .from(table)
         .where(isNull(table.publishedAt))
-        .orderBy(asc(table.createdAt), asc(table.id))
+        .orderBy(asc(table.seq))
         .limit(batchSize)
         .for('update', { skipLocked: true });
       if (rows.length === 0) return 0;

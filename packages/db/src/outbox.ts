@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
 
 /**
  * The transactional outbox of a service, in that service's own schema. Events are
@@ -11,6 +11,8 @@ export function outboxTable(schema: PgSchema) {
     'outbox',
     {
       id: text().primaryKey(),
+      /** Commit order: the relay publishes by ascending seq. */
+      seq: bigint({ mode: 'number' }).generatedAlwaysAsIdentity(),
       topic: text().notNull(),
       key: text().notNull(),
       payload: jsonb().notNull(),
@@ -18,7 +20,7 @@ export function outboxTable(schema: PgSchema) {
       publishedAt: timestamp({ withTimezone: true, mode: 'date' }),
       attempts: integer().notNull().default(0),
     },
-    (t) => [index('outbox_pending_idx').on(t.createdAt, t.id).where(sql`${t.publishedAt} is null`)],
+    (t) => [index('outbox_pending_idx').on(t.seq).where(sql`${t.publishedAt} is null`)],
   );
 }
 

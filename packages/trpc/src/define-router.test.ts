@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TRPCClientError } from '@trpc/client';
+import { mutation, notFound, query } from '@kg/contracts';
+import { connectService } from './client';
+import { defineRouter } from './define-router';
+import { problemFromClientError } from './client-error';
+
+const contract = {
+  items: {
+    get: query('tenant', z.object({ id: z.string() }), z.object({ id: z.string(), tenant: z.string() })),
+    create: mutation('service', z.object({ name: z.string().min(1) }), z.object({ name: z.string() })),
+  },
+} as const;
+
+const router = defineRouter(contract, {
+  items: {
+    get: async ({ input, ctx }) => {
+      if (input.id === 'missing') throw notFound('Item');
+      return { id: input.id, tenant: ctx.identity.tenantId };
+    },
+    create: async ({ input }) => ({ name: input.name }),
+  },
+});
+
+const identity = { tenantId: 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za', subject: 'u', credential: { kind: 'jwt' as const, id: 'j' } };
+const handle = connectService('test', 'items', contract, { kind: 'local', router });
+
+async function problemOf(p: Promise<unknown>) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(TRPCClientError);
+  return problemFromClientError(err, 'items');
+}
+
+describe('defineRouter + connectService (in-process transport)', () => {
+  it('passes identity and validated input to handlers', async () => {
+    expect(await handle.as(identity).items.get({ id: 'a' })).toEqual({ id: 'a', tenant: identity.tenantId });
+  });
+
+  it('maps typed domain errors to problem data with the HTTP status', async () => {
+    expect(await problemOf(handle.as(identity).items.get({ id: 'missing' }))).toMatchObject({
+      status: 404,
+      title: 'Not found',
+      detail: 'Item not found',
+    });
+  });
+
+  it('rejects invalid input with field errors', async () => {
+    const p = await problemOf(handle.as(null).items.create({ name: '' }));
+    expect(p?.status).toBe(400);
+    expect(p?.errors?.[0]?.path).toBe('name');
+  });
+
+  it('refuses tenant procedures without an identity', async () => {
+    expect((await problemOf(handle.as(null).items.get({ id: 'a' })))?.status).toBe(401);
+  });
+
+  it('hides unexpected errors behind a generic 500', async () => {
+    const broken = defineRouter(contract, {
+      items: {
+        get: async () => {
+          throw new Error('select * from secret_table failed');
+        },
+        create: async ({ input }) => input,
+      },
+    });
+    const client = connectService('test', 'items', contract, { kind: 'local', router: broken }).as(identity);
+    const p = await problemOf(client.items.get({ id: 'x' }));
+    expect(p).toMatchObject({ status: 500, detail: 'An unexpected error occurred' });
+    expect(JSON.stringify(p)).not.toContain('secret_table');
+  });
+});
