@@ -1,3 +1,4 @@
 export type { KvStore, RateLimiter, RateLimitOptions, RateLimitResult } from './port';
 export { createMemoryKv } from './memory';
+export { createRedisKv } from './redis';
 export { wrapLimiter } from './limiter';

@@ -1,0 +1,143 @@
+import { Kafka, logLevel, type Consumer, type KafkaMessage, type Producer } from 'kafkajs';
+import { EVENT_SCHEMAS, TOPICS, type Topic } from '@kg/contracts';
+import type { Logger } from '@kg/logger';
+import { deadLetterTopic, type EventBus, type Subscription } from './port';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** Partitions of topics this bus creates. */
+  partitions?: number;
+  /** Backoff between handler attempts, in ms. */
+  retryBackoffMs?: number;
+}
+
+/**
+ * Kafka adapter (kafkajs). Messages are keyed by tenant id, so order holds per tenant.
+ * One consumer per consumer group; offsets are committed manually, after the handler
+ * succeeded or the message went to the dead-letter topic (`<topic>.dlq`) after bounded
+ * retries. Handlers must be idempotent: delivery is at least once.
+ */
+export function createKafkaBus(opts: KafkaBusOptions): EventBus {
+  const { logger } = opts;
+  const kafka = new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 3000,
+    requestTimeout: 10_000,
+    retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
+  });
+  const admin = kafka.admin();
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const subscriptions: Array<Subscription<Topic>> = [];
+  const consumers: Consumer[] = [];
+  let producerConnected: Promise<void> | null = null;
+
+  const connectProducer = () => {
+    producerConnected ??= producer.connect().catch((err: unknown) => {
+      producerConnected = null;
+      throw err;
+    });
+    return producerConnected;
+  };
+
+  async function ensureTopics(): Promise<void> {
+    await admin.connect();
+    const wanted = Object.values(TOPICS).flatMap((t) => [t, deadLetterTopic(t)]);
+    const existing = new Set(await admin.listTopics());
+    const missing = wanted.filter((t) => !existing.has(t));
+    if (missing.length) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ topic, numPartitions: opts.partitions ?? 3, replicationFactor: 1 })),
+      });
+    }
+  }
+
+  async function handle(sub: Subscription<Topic>, topic: Topic, message: KafkaMessage): Promise<void> {
+    const key = message.key?.toString() ?? '';
+    const raw = message.value?.toString() ?? '';
+    let event: unknown;
+    try {
+      event = EVENT_SCHEMAS[topic].parse(JSON.parse(raw));
+    } catch (err) {
+      await toDeadLetter(topic, message, `invalid event: ${String(err)}`);
+      return;
+    }
+    const maxAttempts = sub.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sub.handler(event as never, { topic, key, attempt });
+        return;
+      } catch (err) {
+        if (attempt >= maxAttempts) {
+          logger.error({ err, topic, group: sub.group }, 'handler failed; dead-lettering');
+          await toDeadLetter(topic, message, String(err));
+          return;
+        }
+        await new Promise((r) => setTimeout(r, (opts.retryBackoffMs ?? 200) * attempt));
+      }
+    }
+  }
+
+  async function toDeadLetter(topic: string, message: KafkaMessage, error: string) {
+    await connectProducer();
+    await producer.send({
+      topic: deadLetterTopic(topic),
+      messages: [{ key: message.key, value: message.value, headers: { error: error.slice(0, 1000), 'original-topic': topic } }],
+    });
+  }
+
+  return {
+    kind: 'kafka',
+    async publish(topic, messages) {
+      await connectProducer();
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: messages.map((m) => ({ key: m.key, value: JSON.stringify(m.value) })),
+      });
+    },
+    async subscribe(subscription) {
+      subscriptions.push(subscription as unknown as Subscription<Topic>);
+    },
+    async start() {
+      await ensureTopics();
+      await connectProducer();
+      const groups = new Map<string, Array<Subscription<Topic>>>();
+      for (const s of subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+      for (const [group, subs] of groups) {
+        const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: 3000 });
+        await consumer.connect();
+        for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: true });
+        await consumer.run({
+          autoCommit: false,
+          partitionsConsumedConcurrently: 1,
+          eachMessage: async ({ topic, partition, message }) => {
+            for (const s of subs.filter((x) => x.topic === topic)) await handle(s, topic as Topic, message);
+            await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+          },
+        });
+        consumers.push(consumer);
+      }
+    },
+    async stop() {
+      // consumer.disconnect() lets the in-flight message finish and commit before leaving the group.
+      await Promise.allSettled(consumers.map((c) => c.disconnect()));
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    },
+    async ready() {
+      try {
+        await Promise.race([
+          admin.describeCluster(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+        ]);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
