@@ -5,6 +5,7 @@ import type { InternalTokens } from '@kg/tokens';
 import type { Logger } from '@kg/logger';
 import type { CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
+import { createMetrics } from './metrics';
 
 export interface ServeOptions {
   module: ServiceModule;
@@ -16,12 +17,15 @@ export interface ServeOptions {
 
 /**
  * Serves one service standalone: tRPC at /trpc behind internal-token authentication,
- * plus /healthz and /readyz. Requests without a valid internal token answer 401.
+ * plus /healthz, /readyz and /metrics (Prometheus). Requests without a valid internal token answer 401.
  */
 export async function serveService(opts: ServeOptions): Promise<{ server: Server; close(): Promise<void> }> {
   const { module, tokens, logger } = opts;
   const app = express();
   app.disable('x-powered-by');
+  const metrics = createMetrics(module.name);
+  app.use(metrics.middleware);
+  metrics.mount(app);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: module.name });
   });

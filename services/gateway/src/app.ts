@@ -14,6 +14,7 @@ import { enforceLimits } from './http/rate-limit';
 import { buildRoutes } from './routes';
 import type { Route } from './routes/route';
 import { mountDocs } from './openapi/docs';
+import { createMetrics } from '@kg/service-kit';
 
 export interface GatewayDeps {
   config: GatewayHttpConfig;
@@ -35,6 +36,9 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' } }));
+  const metrics = createMetrics('gateway');
+  app.use(metrics.middleware);
+  metrics.mount(app);
   app.use(helmet());
   app.use(
     cors({
