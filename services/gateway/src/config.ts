@@ -25,5 +25,9 @@ export const gatewayConfigSchema = gatewayHttpSchema.extend({
   PARA_URL: env.url(),
   CAPTURES_URL: env.url(),
   SEARCH_URL: env.url(),
+  /** Shared store of rate limits and cursors across gateway replicas. */
+  REDIS_URL: env.url(),
+  /** Per-call timeout towards internal services. */
+  PEER_TIMEOUT_MS: env.positiveInt(10_000),
 });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

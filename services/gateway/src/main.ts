@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { loadConfig } from '@kg/config';
-import { createMemoryKv } from '@kg/kv';
+import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
 import { failFast } from '@kg/service-kit';
 import { createInternalTokens, createJwksCache } from '@kg/tokens';
@@ -24,19 +24,21 @@ try {
   const peers = Object.fromEntries(
     Object.entries(PEER_CONTRACTS).map(([name, contract]) => [
       name,
-      connectService('gateway', name, contract, { kind: 'http', url: `${urls[name as keyof typeof urls]}/trpc`, tokens }),
+      connectService('gateway', name, contract, { kind: 'http', url: `${urls[name as keyof typeof urls]}/trpc`, tokens, timeoutMs: config.PEER_TIMEOUT_MS }),
     ]),
   ) as unknown as GatewayPeers;
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
+  const kv = createRedisKv(config.REDIS_URL);
   const ready = async () => {
-    const checks = await Promise.all(
-      Object.values(urls).map((u) =>
+    const checks = await Promise.all([
+      kv.ping(),
+      ...Object.values(urls).map((u) =>
         fetch(`${u}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false),
       ),
-    );
+    ]);
     return checks.every(Boolean);
   };
-  const app = createGatewayApp({ config, peers, kv: createMemoryKv(), logger, keys: jwks.resolver, ready });
+  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready });
   const server: Server = app.listen(config.PORT, config.HOST, () => logger.info({ port: config.PORT }, 'gateway listening'));
   const shutdown = () => server.close(() => process.exit(0));
   process.once('SIGTERM', shutdown);
