@@ -56,6 +56,33 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     }
   }
 
+  let stopped = true;
+  const attached = new Set<string>();
+  let starting: Promise<void> = Promise.resolve();
+
+  async function attachConsumers(): Promise<void> {
+    await ensureTopics();
+    await connectProducer();
+    const groups = new Map<string, Array<Subscription<Topic>>>();
+    for (const s of subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+    for (const [group, subs] of groups) {
+      if (attached.has(group)) continue;
+      const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: 3000 });
+      await consumer.connect();
+      for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        partitionsConsumedConcurrently: 1,
+        eachMessage: async ({ topic, partition, message }) => {
+          for (const s of subs.filter((x) => x.topic === topic)) await handle(s, topic as Topic, message);
+          await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+        },
+      });
+      attached.add(group);
+      consumers.push(consumer);
+    }
+  }
+
   async function handle(sub: Subscription<Topic>, topic: Topic, message: KafkaMessage): Promise<void> {
     const key = message.key?.toString() ?? '';
     const raw = message.value?.toString() ?? '';
@@ -104,26 +131,24 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       subscriptions.push(subscription as unknown as Subscription<Topic>);
     },
     async start() {
-      await ensureTopics();
-      await connectProducer();
-      const groups = new Map<string, Array<Subscription<Topic>>>();
-      for (const s of subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
-      for (const [group, subs] of groups) {
-        const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: 3000 });
-        await consumer.connect();
-        for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: true });
-        await consumer.run({
-          autoCommit: false,
-          partitionsConsumedConcurrently: 1,
-          eachMessage: async ({ topic, partition, message }) => {
-            for (const s of subs.filter((x) => x.topic === topic)) await handle(s, topic as Topic, message);
-            await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-          },
-        });
-        consumers.push(consumer);
-      }
+      // The broker may be down when a service starts: writes must still succeed (the
+      // outbox keeps events), so consumers attach in the background and keep retrying.
+      stopped = false;
+      starting = (async () => {
+        for (let attempt = 1; !stopped; attempt++) {
+          try {
+            await attachConsumers();
+            return;
+          } catch (err) {
+            logger.warn({ err: String(err), attempt }, 'kafka not reachable yet; retrying');
+            await new Promise((r) => setTimeout(r, Math.min(5000, 500 * attempt)));
+          }
+        }
+      })();
     },
     async stop() {
+      stopped = true;
+      await starting;
       // consumer.disconnect() lets the in-flight message finish and commit before leaving the group.
       await Promise.allSettled(consumers.map((c) => c.disconnect()));
       await Promise.allSettled([producer.disconnect(), admin.disconnect()]);

@@ -30,3 +30,15 @@ export const serviceBase = {
   DATABASE_URL: z.url().refine((u) => u.startsWith('postgres'), 'must be a postgres:// URL'),
   INTERNAL_TOKEN_SECRET: secret(32),
 };
+
+/** Comma-separated Kafka bootstrap servers, required by services that publish or consume events. */
+export const kafkaBrokers = () =>
+  z
+    .string()
+    .min(1)
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );

@@ -12,3 +12,4 @@ export { authApi, Jwks } from './api/auth';
 export { graphApi } from './api/graph';
 export { paraApi } from './api/para';
 export { serviceInfoApi, ServiceInfo } from './api/service-info';
+export { searchApi, IndexedDocument } from './api/search';

@@ -2,3 +2,4 @@ export { openDatabase, type Database, type DatabaseOptions, type Db, type Tx, ty
 export { newId } from './ids';
 export { tenantIdColumn, createdAt, updatedAt, optionalTimestamp, iso, isoOrNull } from './columns';
 export { outboxTable, type OutboxTable } from './outbox';
+export { processedEventsTable, type ProcessedEventsTable } from './processed-events';

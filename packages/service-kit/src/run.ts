@@ -1,3 +1,4 @@
+import type { EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { InternalTokens } from '@kg/tokens';
@@ -13,6 +14,8 @@ export interface RunOptions {
   argv: string[];
   logger: Logger;
   database: Database | null;
+  /** The service's bus, started after the module and stopped after it (consumers commit, relay flushed). */
+  bus?: EventBus;
   migrations: Migrations | null;
   createModule: () => Promise<ServiceModule>;
   port: number;
@@ -24,7 +27,8 @@ export interface RunOptions {
 /**
  * The body of every service's main.ts. `main.ts migrate` runs the service's migrations
  * and exits (the Helm hook Job); otherwise it starts the module, serves it over HTTP,
- * and on SIGTERM/SIGINT stops taking requests, finishes in-flight work and exits.
+ * and on SIGTERM/SIGINT stops taking requests, finishes in-flight requests, stops its
+ * background work (the outbox relay flushes), lets consumers finish and commit, and exits.
  */
 export async function runServiceProcess(opts: RunOptions): Promise<void> {
   const { logger, database } = opts;
@@ -36,6 +40,7 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
   }
   const module = await opts.createModule();
   await module.start();
+  await opts.bus?.start();
   const http = await serveService({ module, port: opts.port, host: opts.host, tokens: opts.tokens, logger });
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -49,6 +54,7 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
     force.unref();
     await http.close();
     await module.stop();
+    await opts.bus?.stop();
     await database?.close();
     logger.info('stopped');
     process.exit(0);

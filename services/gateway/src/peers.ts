@@ -1,4 +1,4 @@
-import { authApi, graphApi, paraApi, serviceInfoApi } from '@kg/contracts';
+import { authApi, graphApi, paraApi, searchApi, serviceInfoApi } from '@kg/contracts';
 import type { ServiceHandle } from '@kg/trpc';
 
 /** The services the gateway calls, each through a typed tRPC handle (in-process or HTTP). */
@@ -7,7 +7,7 @@ export interface GatewayPeers {
   graph: ServiceHandle<typeof graphApi>;
   para: ServiceHandle<typeof paraApi>;
   captures: ServiceHandle<typeof serviceInfoApi>;
-  search: ServiceHandle<typeof serviceInfoApi>;
+  search: ServiceHandle<typeof searchApi>;
 }
 
 export const PEER_CONTRACTS = {
@@ -15,5 +15,5 @@ export const PEER_CONTRACTS = {
   graph: graphApi,
   para: paraApi,
   captures: serviceInfoApi,
-  search: serviceInfoApi,
+  search: searchApi,
 } as const;

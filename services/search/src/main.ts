@@ -1,21 +1,24 @@
 import { loadConfig } from '@kg/config';
+import { createKafkaBus } from '@kg/bus';
 import { openDatabase } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { searchConfigSchema } from './config';
-import { createSearchModule } from './module';
+import { createSearchModule, searchMigrations } from './module';
 
 try {
   const config = loadConfig('search', searchConfigSchema);
   const logger = createLogger('search', config.LOG_LEVEL);
   const database = await openDatabase({ url: config.DATABASE_URL });
+  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'search', logger });
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
     database,
-    migrations: null,
-    createModule: () => createSearchModule({ database, logger }),
+    bus,
+    migrations: searchMigrations,
+    createModule: () => createSearchModule({ database, bus, logger }),
     port: config.PORT,
     host: config.HOST,
     tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),

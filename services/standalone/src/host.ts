@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
-import { authApi, graphApi, paraApi, serviceInfoApi, type ContractTree } from '@kg/contracts';
+import { authApi, graphApi, paraApi, searchApi, serviceInfoApi, type ContractTree } from '@kg/contracts';
 import { openDatabase } from '@kg/db';
 import { createMemoryBus } from '@kg/bus';
 import { createMemoryKv } from '@kg/kv';
@@ -19,7 +19,7 @@ import {
 import { createGraphModule, graphMigrations } from '@kg/service-graph/module';
 import { createParaModule, paraMigrations } from '@kg/service-para/module';
 import { createCapturesModule } from '@kg/service-captures/module';
-import { createSearchModule } from '@kg/service-search/module';
+import { createSearchModule, searchMigrations } from '@kg/service-search/module';
 import { createIngestWorkerModule } from '@kg/service-ingest-worker/module';
 import type { StandaloneConfig } from './config';
 
@@ -40,7 +40,7 @@ const local = <T extends ContractTree>(caller: string, name: string, contract: T
 export async function startHost(config: StandaloneConfig, logger: Logger): Promise<Host> {
   const dataDir = path.resolve(config.DATA_DIR);
   const database = await openDatabase({ dataDir });
-  for (const migrations of [authMigrations, paraMigrations, graphMigrations]) await database.migrate(migrations);
+  for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations]) await database.migrate(migrations);
   const bus = createMemoryBus(logger.child({ component: 'bus' }));
   const kv = createMemoryKv();
   const child = (name: string) => logger.child({ service: name });
@@ -58,7 +58,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     para: local('graph', 'para', paraApi, para.router),
   });
   const captures = await createCapturesModule({ database, logger: child('captures') });
-  const search = await createSearchModule({ database, logger: child('search') });
+  const search = await createSearchModule({ database, bus, logger: child('search') });
   const ingest = await createIngestWorkerModule({ database, logger: child('ingest-worker') });
   const modules = [auth, para, graph, captures, search, ingest];
   for (const m of modules) await m.start();
@@ -69,7 +69,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     graph: local('gateway', 'graph', graphApi, graph.router),
     para: local('gateway', 'para', paraApi, para.router),
     captures: local('gateway', 'captures', serviceInfoApi, captures.router),
-    search: local('gateway', 'search', serviceInfoApi, search.router),
+    search: local('gateway', 'search', searchApi, search.router),
   };
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
   const app = createGatewayApp({

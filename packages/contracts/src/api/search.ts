@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { query } from '../procedure';
+import { serviceInfoApi } from './service-info';
+
+export const IndexedDocument = z.object({
+  node_id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  updated_at: z.string(),
+  indexed_at: z.string(),
+});
+
+/** The search service's tRPC contract: its projection of graph nodes, fed by graph events. */
+export const searchApi = {
+  ...serviceInfoApi,
+  documents: {
+    get: query('tenant', z.object({ node_id: z.string().max(64) }), IndexedDocument),
+    count: query('tenant', z.object({}), z.object({ count: z.number().int() })),
+  },
+} as const;

@@ -1,0 +1,165 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { exportJWK, generateKeyPair } from 'jose';
+import pg from 'pg';
+import { serviceSpecs, type ServiceSpec } from './services';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ClusterOptions {
+  dataDir: string;
+  gatewayPort: number;
+  basePort: number;
+  /** Start Postgres, Redis and Kafka with scripts/infra (and stop them at the end). */
+  manageInfra: boolean;
+  /** A fresh database per run (tests) instead of the shared `kg` database. */
+  freshDatabase: boolean;
+  extraEnv?: Record<string, string>;
+}
+
+export interface Cluster {
+  gatewayUrl: string;
+  outboxDir: string;
+  combinedLog: string;
+  specs: ServiceSpec[];
+  start(name: string): Promise<void>;
+  stop(name: string, signal?: NodeJS.Signals): Promise<void>;
+  infra(component: 'kafka' | 'postgres' | 'redis', action: 'start' | 'stop'): void;
+  stopAll(): Promise<void>;
+}
+
+const infraEnv = () => ({
+  pg: `postgres://kg:kg@127.0.0.1:${process.env['KG_PG_PORT'] ?? '55432'}`,
+  redis: `redis://127.0.0.1:${process.env['KG_REDIS_PORT'] ?? '56379'}`,
+  kafka: `127.0.0.1:${process.env['KG_KAFKA_PORT'] ?? '59092'}`,
+});
+
+function infra(component: string, action: string) {
+  execFileSync('bash', [path.join(ROOT, 'scripts/infra', `${component}.sh`), action], { stdio: 'inherit' });
+}
+
+async function keyMaterial(dir: string) {
+  const file = path.join(dir, 'cluster-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { signingKey: string; pepper: string; internal: string };
+  const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: `k-${randomBytes(6).toString('hex')}`, alg: 'EdDSA' };
+  const secrets = {
+    signingKey: JSON.stringify(jwk),
+    pepper: randomBytes(32).toString('base64url'),
+    internal: randomBytes(32).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}
+
+async function createDatabase(adminUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: `${adminUrl}/kg` });
+  await client.connect();
+  await client.query(`create database "${name}" owner kg`);
+  await client.end();
+}
+
+async function waitReady(url: string, timeoutMs: number, child: ChildProcess, name: string, log: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${log}`);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${name} not ready after ${timeoutMs} ms; see ${log}`);
+}
+
+/** Starts infrastructure (optionally) and the seven services as separate processes. */
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  mkdirSync(path.join(opts.dataDir, 'logs'), { recursive: true });
+  const outboxDir = path.join(opts.dataDir, 'outbox');
+  mkdirSync(outboxDir, { recursive: true });
+  if (opts.manageInfra) execFileSync('bash', [path.join(ROOT, 'scripts/infra/up.sh')], { stdio: 'inherit' });
+  const urls = infraEnv();
+  const dbName = opts.freshDatabase ? `kg_run_${Date.now().toString(36)}` : 'kg';
+  if (opts.freshDatabase) await createDatabase(urls.pg, dbName);
+  const secrets = await keyMaterial(opts.dataDir);
+  const specs = serviceSpecs({
+    basePort: opts.basePort,
+    gatewayPort: opts.gatewayPort,
+    databaseUrl: `${urls.pg}/${dbName}`,
+    redisUrl: urls.redis,
+    kafkaBrokers: urls.kafka,
+    internalSecret: secrets.internal,
+    signingKey: secrets.signingKey,
+    pepper: secrets.pepper,
+    outboxDir,
+    ...(opts.extraEnv ? { extra: opts.extraEnv } : {}),
+  });
+  const combinedLog = path.join(opts.dataDir, 'logs', 'all.log');
+  const combined: WriteStream = createWriteStream(combinedLog, { flags: 'a' });
+  const children = new Map<string, ChildProcess>();
+  const node = process.execPath;
+
+  const run = (spec: ServiceSpec, args: string[]) => {
+    const log = path.join(opts.dataDir, 'logs', `${spec.name}.log`);
+    const out = createWriteStream(log, { flags: 'a' });
+    const child = spawn(node, ['--import', 'tsx', spec.entry, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on('data', (chunk: Buffer) => {
+        out.write(chunk);
+        combined.write(chunk);
+      });
+    }
+    child.on('exit', () => out.end());
+    return { child, log };
+  };
+
+  const migrate = async (spec: ServiceSpec) => {
+    const { child, log } = run(spec, ['migrate']);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`${spec.name} migrations failed (exit ${code}); see ${log}`);
+  };
+
+  const start = async (name: string) => {
+    const spec = specs.find((s) => s.name === name);
+    if (!spec) throw new Error(`unknown service ${name}`);
+    const { child, log } = run(spec, []);
+    children.set(name, child);
+    await waitReady(`http://127.0.0.1:${spec.port}`, 60_000, child, name, log);
+  };
+
+  const stop = async (name: string, signal: NodeJS.Signals = 'SIGTERM') => {
+    const child = children.get(name);
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    await exited;
+    clearTimeout(timer);
+    children.delete(name);
+  };
+
+  for (const spec of specs) if (spec.migrates) await migrate(spec);
+  await Promise.all(specs.filter((s) => s.name !== 'gateway').map((s) => start(s.name)));
+  await start('gateway');
+
+  return {
+    gatewayUrl: `http://127.0.0.1:${opts.gatewayPort}`,
+    outboxDir,
+    combinedLog,
+    specs,
+    start,
+    stop,
+    infra: (component, action) => infra(component, action),
+    async stopAll() {
+      await stop('gateway');
+      await Promise.all([...children.keys()].map((n) => stop(n)));
+      combined.end();
+      if (opts.manageInfra) execFileSync('bash', [path.join(ROOT, 'scripts/infra/down.sh')], { stdio: 'inherit' });
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The seven services of the distributed mode and the env a deployment gives each one
+ * (the same variables the Helm chart sets).
+ */
+export interface ServiceSpec {
+  name: string;
+  entry: string;
+  port: number;
+  /** Runs `main.ts migrate` before the first start. */
+  migrates: boolean;
+  env: Record<string, string>;
+}
+
+export interface ClusterEnv {
+  basePort: number;
+  gatewayPort: number;
+  databaseUrl: string;
+  redisUrl: string;
+  kafkaBrokers: string;
+  internalSecret: string;
+  signingKey: string;
+  pepper: string;
+  outboxDir: string;
+  extra?: Record<string, string>;
+}
+
+export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
+  const url = (offset: number) => `http://127.0.0.1:${c.basePort + offset}`;
+  const common = {
+    DATABASE_URL: c.databaseUrl,
+    INTERNAL_TOKEN_SECRET: c.internalSecret,
+    KAFKA_BROKERS: c.kafkaBrokers,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...c.extra,
+  };
+  const svc = (name: string, offset: number, migrates: boolean, env: Record<string, string> = {}): ServiceSpec => ({
+    name,
+    entry: `services/${name}/src/main.ts`,
+    port: c.basePort + offset,
+    migrates,
+    env: { ...common, PORT: String(c.basePort + offset), ...env },
+  });
+  return [
+    svc('para', 4, true),
+    svc('auth', 1, true, {
+      AUTH_SIGNING_KEY: c.signingKey,
+      API_KEY_PEPPER: c.pepper,
+      MAIL_TRANSPORT: 'outbox',
+      OUTBOX_DIR: c.outboxDir,
+      PUBLIC_URL: `http://127.0.0.1:${c.gatewayPort}`,
+    }),
+    svc('graph', 2, true, { PARA_URL: url(4) }),
+    svc('captures', 5, false),
+    svc('search', 6, true),
+    svc('ingest-worker', 7, false),
+    {
+      name: 'gateway',
+      entry: 'services/gateway/src/main.ts',
+      port: c.gatewayPort,
+      migrates: false,
+      env: {
+        PORT: String(c.gatewayPort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        INTERNAL_TOKEN_SECRET: c.internalSecret,
+        REDIS_URL: c.redisUrl,
+        AUTH_URL: url(1),
+        GRAPH_URL: url(2),
+        PARA_URL: url(4),
+        CAPTURES_URL: url(5),
+        SEARCH_URL: url(6),
+        ...c.extra,
+      },
+    },
+  ];
+}
