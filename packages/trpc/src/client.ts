@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
-import { createTRPCUntypedClient, httpBatchLink, localLink, type TRPCUntypedClient } from '@trpc/client';
+import { createTRPCUntypedClient, httpBatchLink, localLink, retryLink, type TRPCUntypedClient } from '@trpc/client';
 import { isProcedure, type ContractTree, type Identity, type ProcedureContract } from '@kg/contracts';
 import type { InternalTokens } from '@kg/tokens';
 
@@ -53,6 +53,12 @@ function untypedClient(caller: string, service: string, transport: ServiceTransp
   const timeoutMs = transport.timeoutMs ?? 10_000;
   return createTRPCUntypedClient({
     links: [
+      // Queries are idempotent: retry them twice on transport failures (no problem data:
+      // the peer was unreachable or timed out). Mutations are never retried.
+      retryLink({
+        retry: ({ op, error, attempts }) => op.type === 'query' && !error.data && attempts <= 2,
+        retryDelayMs: (attempt) => 100 * 2 ** attempt,
+      }),
       httpBatchLink({
         url: transport.url,
         maxURLLength: 4000,

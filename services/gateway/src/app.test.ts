@@ -31,7 +31,7 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  const config = gatewayHttpSchema.parse({ MAGIC_LINK_PER_EMAIL_PER_HOUR: '2', JSON_BODY_LIMIT_BYTES: '1024' });
+  const config = gatewayHttpSchema.parse({ MAGIC_LINK_PER_EMAIL_PER_HOUR: '2', JSON_BODY_LIMIT_BYTES: '1024', GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '3' });
   const app = createGatewayApp({
     config,
     peers,
@@ -91,6 +91,20 @@ describe('gateway', () => {
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(third.headers.get('ratelimit-limit')).toBe('2');
+  });
+
+  it('rate-limits graph endpoints per credential with 429 and RateLimit headers', async () => {
+    const statuses: number[] = [];
+    let last: Response | null = null;
+    for (let i = 0; i < 4; i++) {
+      last = await call('/api/v1/graph/seed', { key: 'good.key' });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
+    expect(statuses[3]).toBe(429);
+    expect(last?.headers.get('ratelimit-limit')).toBe('3');
+    expect(last?.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('caps JSON bodies (413) and rejects malformed JSON (400)', async () => {

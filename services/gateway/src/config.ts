@@ -12,6 +12,10 @@ export const gatewayHttpSchema = z.object({
   JSON_BODY_LIMIT_BYTES: env.positiveInt(2 * 1024 * 1024),
   MAGIC_LINK_PER_EMAIL_PER_HOUR: env.positiveInt(5),
   MAGIC_LINK_PER_IP_PER_HOUR: env.positiveInt(30),
+  /** Requests per minute on the graph endpoints, per tenant. */
+  GRAPH_RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
+  /** Requests per minute on the graph endpoints, per credential (API key or sign-in session). */
+  GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: env.positiveInt(600),
   /** Express `trust proxy`: hops of proxies whose X-Forwarded-For is trusted (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });

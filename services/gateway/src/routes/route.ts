@@ -42,6 +42,8 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   success: { status: number; description: string; schema?: z.ZodType };
   /** Error statuses documented for this operation besides 401/400/500. */
   errors?: number[];
+  /** Rate-limited group (per tenant and per credential), e.g. the graph endpoints. */
+  rateLimit?: 'graph';
   /** Set on operations whose feature has not landed: answers 501 after authentication. */
   notImplemented?: string;
   handle(req: RouteRequest<P, Q, B>, peers: GatewayPeers): Promise<RouteResult>;

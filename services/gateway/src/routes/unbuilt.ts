@@ -28,7 +28,7 @@ interface Pending {
 }
 
 /** Operations whose features land in later releases: documented now, answering 501 once authenticated. */
-function pending(tag: string, service: keyof GatewayPeers, feature: string, ops: Pending[]): Route[] {
+function pending(tag: string, service: keyof GatewayPeers, feature: string, ops: Pending[], rateLimit?: 'graph'): Route[] {
   return ops.map((op) =>
     defineRoute({
       method: op.method,
@@ -42,7 +42,8 @@ function pending(tag: string, service: keyof GatewayPeers, feature: string, ops:
       ...(op.query ? { query: op.query } : {}),
       ...(op.body ? { body: op.body } : {}),
       success: { status: op.success ?? 200, description: 'Not available yet: answers 501' },
-      errors: [501],
+      errors: rateLimit ? [429, 501] : [501],
+      ...(rateLimit ? { rateLimit } : {}),
       notImplemented: feature,
       handle: async () => {
         throw new AppError('not_implemented', `${feature} is not available yet in this release`);
@@ -86,7 +87,7 @@ const graph = pending('Graph', 'graph', 'Graph views', [
   { method: 'get', path: '/graph/seed', operationId: 'getGraphSeed', summary: 'BFS neighbourhood of a seed', query: SeedQuery },
   { method: 'get', path: '/graph/neighbors/:id', operationId: 'getGraphNeighbors', summary: 'Paged neighbours', query: NeighborsQuery },
   { method: 'get', path: '/graph-health', operationId: 'getGraphHealth', summary: 'Graph health counts' },
-]);
+], 'graph');
 
 const search = pending('Search', 'search', 'Context and link suggestions', [
   { method: 'post', path: '/context', operationId: 'getContext', summary: 'Ranked context nodes for a session', body: ContextRequest },

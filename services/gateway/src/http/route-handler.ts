@@ -1,0 +1,67 @@
+import type { Request, Response } from 'express';
+import type { KvStore } from '@kg/kv';
+import type { GatewayHttpConfig } from '../config';
+import type { GatewayPeers } from '../peers';
+import type { Route } from '../routes/route';
+import type { createAuthenticator } from './authenticate';
+import { problem, sendProblem, toProblem } from './problem';
+import { parsePart } from './validate';
+import { enforceLimits } from './rate-limit';
+
+type GroupLimits = ReturnType<typeof groupLimits>;
+
+/** Limiters of rate-limited route groups: one per tenant and one per credential. */
+export function groupLimits(kv: KvStore, config: GatewayHttpConfig) {
+  return {
+    graph: {
+      tenant: kv.rateLimiter({ name: 'graph-tenant', points: config.GRAPH_RATE_LIMIT_PER_MINUTE, durationSeconds: 60 }),
+      credential: kv.rateLimiter({ name: 'graph-credential', points: config.GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE, durationSeconds: 60 }),
+    },
+  };
+}
+
+export function routeHandler(route: Route, peers: GatewayPeers, authenticate: ReturnType<typeof createAuthenticator>, limits: GroupLimits) {
+  return async (req: Request, res: Response) => {
+    try {
+      const identity = route.auth === 'required' ? await authenticate(req.header('authorization')) : null;
+      if (route.rateLimit && identity) {
+        const group = limits[route.rateLimit];
+        await enforceLimits(res, [
+          [group.tenant, identity.tenantId],
+          [group.credential, `${identity.credential.kind}:${identity.credential.id}`],
+        ]);
+      }
+      if (route.body && req.body === undefined && (req.headers['content-length'] ?? '0') !== '0') {
+        sendProblem(res, problem(415, 'Unsupported media type', 'Send the body as application/json'));
+        return;
+      }
+      const result = await route.handle(
+        {
+          identity,
+          params: parsePart(route.params, req.params, 'path'),
+          query: parsePart(route.query, req.query, 'query'),
+          body: parsePart(route.body, req.body ?? (route.body ? {} : undefined), 'body'),
+          ip: req.ip ?? 'unknown',
+          limit: (checks) => enforceLimits(res, checks),
+        },
+        peers,
+      );
+      for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
+      const status = result.status ?? 200;
+      if (status === 204 || result.body === undefined) res.status(status).end();
+      else res.status(status).json(result.body);
+    } catch (err) {
+      sendProblem(res, toProblem(err, route.service, req.log));
+    }
+  };
+}
+
+/** Body-parser failures: too large (413) or not JSON (400). */
+export function bodyError(err: unknown) {
+  const type = (err as { type?: string } | null)?.type;
+  if (type === 'entity.too.large') return problem(413, 'Payload too large', 'The JSON body exceeds the size limit');
+  if (type === 'entity.parse.failed') return problem(400, 'Invalid request', 'The body is not valid JSON');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return problem(415, 'Unsupported media type', 'Unsupported body encoding');
+  return null;
+}
