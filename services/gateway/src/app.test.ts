@@ -17,8 +17,8 @@ const peers = {
     as: () => ({
       apiKeys: {
         verify: async ({ key }: { key: string }) => {
-          if (key !== 'good.key') throw unauthorized();
-          return identity;
+          if (!key.startsWith('good.')) throw unauthorized();
+          return { ...identity, credential: { kind: 'api_key' as const, id: key } };
         },
       },
       magicLink: { request: async () => ({ status: 'accepted', detail: 'sent' }) },
@@ -97,7 +97,7 @@ describe('gateway', () => {
     const statuses: number[] = [];
     let last: Response | null = null;
     for (let i = 0; i < 4; i++) {
-      last = await call('/api/v1/graph/seed', { key: 'good.key' });
+      last = await call('/api/v1/graph/seed', { key: 'good.rate' });
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
