@@ -1,0 +1,30 @@
+import { loadConfig } from '@kg/config';
+import { openDatabase } from '@kg/db';
+import { createLogger } from '@kg/logger';
+import { failFast, runServiceProcess } from '@kg/service-kit';
+import { createInternalTokens } from '@kg/tokens';
+import { authConfigSchema } from './config';
+import { authMigrations, createAuthModule, createOutboxTransport, createSmtpTransport, keyMaterialFromSecrets } from './module';
+
+try {
+  const config = loadConfig('auth', authConfigSchema);
+  const logger = createLogger('auth', config.LOG_LEVEL);
+  const database = await openDatabase({ url: config.DATABASE_URL });
+  const mail =
+    config.MAIL_TRANSPORT === 'smtp'
+      ? createSmtpTransport(config.SMTP_URL!, config.MAIL_FROM)
+      : createOutboxTransport(config.OUTBOX_DIR!);
+  const keys = await keyMaterialFromSecrets(config.AUTH_SIGNING_KEY, config.API_KEY_PEPPER);
+  await runServiceProcess({
+    argv: process.argv.slice(2),
+    logger,
+    database,
+    migrations: authMigrations,
+    createModule: () => createAuthModule({ database, logger, keys, mail, publicUrl: config.PUBLIC_URL }),
+    port: config.PORT,
+    host: config.HOST,
+    tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  });
+} catch (err) {
+  failFast('auth', err);
+}
