@@ -2,3 +2,4 @@ export type { KvStore, RateLimiter, RateLimitOptions, RateLimitResult } from './
 export { createMemoryKv } from './memory';
 export { createRedisKv } from './redis';
 export { wrapLimiter } from './limiter';
+export { createCursorStore, CURSOR_TTL_SECONDS, type CursorStore } from './cursors';

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { AppError } from '@kg/contracts';
+import { createMemoryKv } from './memory';
+import { createCursorStore } from './cursors';
+
+describe('cursor store', () => {
+  const store = createCursorStore<{ after: string }>(createMemoryKv(), 'test');
+
+  it('resumes the state it issued for the same binding only', async () => {
+    const c = await store.issue('tnt_a|node_1|out', { after: 'x' });
+    expect(await store.resume(c, 'tnt_a|node_1|out')).toEqual({ after: 'x' });
+    await expect(store.resume(c, 'tnt_b|node_1|out')).rejects.toBeInstanceOf(AppError);
+    await expect(store.resume(c, 'tnt_a|node_1|in')).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('rejects expired cursors', async () => {
+    const short = createCursorStore<number>(createMemoryKv(), 'short', 0);
+    const c = await short.issue('b', 1);
+    await expect(short.resume(c, 'b')).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
+  it('rejects any string it did not issue (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 40 }), async (garbage) => {
+        await expect(store.resume(garbage, 'tnt_a|node_1|out')).rejects.toMatchObject({ kind: 'invalid' });
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
