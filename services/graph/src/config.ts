@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { env } from '@kg/config';
+
+/** Env of the graph service when it runs as its own process. */
+export const graphConfigSchema = z.object({
+  ...env.serviceBase,
+  PORT: env.port(3002),
+  PARA_URL: env.url(),
+  KAFKA_BROKERS: env.kafkaBrokers(),
+  PEER_TIMEOUT_MS: env.positiveInt(5000),
+});
+export type GraphConfig = z.infer<typeof graphConfigSchema>;

@@ -1,0 +1,49 @@
+import { TOPICS, type LinkEvent, type NodeEvent } from '@kg/contracts';
+import { enqueueEvent, newEventId } from '@kg/bus';
+import type { DbOrTx } from '@kg/db';
+import { outbox } from '../store/schema';
+import type { StoredNode } from '../store/nodes';
+
+const snapshot = (n: StoredNode) => ({
+  id: n.id,
+  title: n.title,
+  summary: n.summary,
+  tags: n.tags,
+  status: n.status,
+  para_item_ids: n.paraItemIds,
+  updated_at: n.updatedAt.toISOString(),
+});
+
+const envelope = (tenantId: string, now: Date) => ({ id: newEventId(), tenant_id: tenantId, occurred_at: now.toISOString() });
+
+/** Writes a node event into the outbox, inside the caller's transaction. */
+export function nodeCreated(tx: DbOrTx, node: StoredNode, now: Date) {
+  const event: NodeEvent = { ...envelope(node.tenantId, now), type: 'node.created', data: { node: snapshot(node) } };
+  return enqueueEvent(tx, outbox, TOPICS.graphNodes, event);
+}
+
+export function nodeUpdated(tx: DbOrTx, node: StoredNode, changed: string[], now: Date) {
+  const event: NodeEvent = { ...envelope(node.tenantId, now), type: 'node.updated', data: { node: snapshot(node), changed } };
+  return enqueueEvent(tx, outbox, TOPICS.graphNodes, event);
+}
+
+export function nodeDeleted(tx: DbOrTx, tenantId: string, nodeId: string, unlinked: string[], now: Date) {
+  const event: NodeEvent = {
+    ...envelope(tenantId, now),
+    type: 'node.deleted',
+    data: { node_id: nodeId, unlinked_ids: unlinked },
+  };
+  return enqueueEvent(tx, outbox, TOPICS.graphNodes, event);
+}
+
+export function linksChanged(
+  tx: DbOrTx,
+  tenantId: string,
+  nodeId: string,
+  added: Array<{ target_id: string; type: string; weight: number }>,
+  removed: string[],
+  now: Date,
+) {
+  const event: LinkEvent = { ...envelope(tenantId, now), type: 'links.changed', data: { node_id: nodeId, added, removed } };
+  return enqueueEvent(tx, outbox, TOPICS.graphLinks, event);
+}

@@ -1,0 +1,37 @@
+import { paraApi } from '@kg/contracts';
+import { loadConfig } from '@kg/config';
+import { createKafkaBus } from '@kg/bus';
+import { openDatabase } from '@kg/db';
+import { createLogger } from '@kg/logger';
+import { failFast, runServiceProcess } from '@kg/service-kit';
+import { createInternalTokens } from '@kg/tokens';
+import { connectService } from '@kg/trpc';
+import { graphConfigSchema } from './config';
+import { createGraphModule, graphMigrations } from './module';
+
+try {
+  const config = loadConfig('graph', graphConfigSchema);
+  const logger = createLogger('graph', config.LOG_LEVEL);
+  const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET);
+  const database = await openDatabase({ url: config.DATABASE_URL });
+  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'graph', logger });
+  const para = connectService('graph', 'para', paraApi, {
+    kind: 'http',
+    url: `${config.PARA_URL}/trpc`,
+    tokens,
+    timeoutMs: config.PEER_TIMEOUT_MS,
+  });
+  await runServiceProcess({
+    argv: process.argv.slice(2),
+    logger,
+    database,
+    bus,
+    migrations: graphMigrations,
+    createModule: () => createGraphModule({ database, bus, logger, para }),
+    port: config.PORT,
+    host: config.HOST,
+    tokens,
+  });
+} catch (err) {
+  failFast('graph', err);
+}

@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import type { paraApi } from '@kg/contracts';
+import { createOutboxRelay, type EventBus } from '@kg/bus';
+import type { Database } from '@kg/db';
+import type { Logger } from '@kg/logger';
+import type { ServiceModule } from '@kg/service-kit';
+import type { ServiceHandle } from '@kg/trpc';
+import { createGraphRouter } from './router';
+import { outbox } from './store/schema';
+
+export const graphMigrations = {
+  migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
+  schema: 'graph',
+};
+
+export interface GraphDeps {
+  database: Database;
+  bus: EventBus;
+  logger: Logger;
+  para: ServiceHandle<typeof paraApi>;
+  outboxPollMs?: number;
+}
+
+/** The graph service as a mountable module: router plus the outbox relay. */
+export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule & { flushEvents(): Promise<number> }> {
+  const relay = createOutboxRelay({
+    db: deps.database.db,
+    table: outbox,
+    bus: deps.bus,
+    logger: deps.logger,
+    ...(deps.outboxPollMs ? { pollMs: deps.outboxPollMs } : {}),
+  });
+  const router = createGraphRouter({
+    db: deps.database.db,
+    para: deps.para,
+    afterCommit: () => relay.wake(),
+    now: () => new Date(),
+  });
+  return {
+    name: 'graph',
+    router,
+    start: async () => relay.start(),
+    stop: () => relay.stop(),
+    ready: () => deps.database.ping(),
+    flushEvents: () => relay.flush(),
+  };
+}

@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import { customType, doublePrecision, index, integer, pgSchema, primaryKey, text } from 'drizzle-orm/pg-core';
+import { createdAt, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
+
+export const graph = pgSchema('graph');
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const nodes = graph.table(
+  'nodes',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    title: text().notNull(),
+    summary: text().notNull().default(''),
+    bodyMarkdown: text().notNull().default(''),
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
+    /** Tags joined by spaces: array_to_string is not immutable, so the store writes this. */
+    tagsText: text().notNull().default(''),
+    paraItemIds: text().array().notNull().default(sql`'{}'::text[]`),
+    status: text({ enum: ['raw', 'validated', 'dismissed'] }).notNull().default('raw'),
+    /** Distinct neighbours, maintained on every link change. */
+    connectionCount: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    search: tsvector().generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(tags_text, '')), 'B') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(body_markdown, '')), 'C')`,
+    ),
+  },
+  (t) => [
+    index('nodes_tenant_created_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc()),
+    index('nodes_tenant_status_idx').on(t.tenantId, t.status),
+    index('nodes_tenant_connections_idx').on(t.tenantId, t.connectionCount.desc(), t.id),
+    index('nodes_para_item_ids_idx').using('gin', t.paraItemIds),
+    index('nodes_search_idx').using('gin', t.search),
+  ],
+);
+
+/** Each bidirectional link is stored as two rows, A→B and B→A, with the same type and weight. */
+export const links = graph.table(
+  'links',
+  {
+    tenantId: tenantIdColumn(),
+    sourceId: text().notNull(),
+    targetId: text().notNull(),
+    type: text().notNull(),
+    weight: doublePrecision().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.sourceId, t.targetId] }),
+    index('links_tenant_target_source_idx').on(t.tenantId, t.targetId, t.sourceId),
+    index('links_tenant_source_weight_idx').on(t.tenantId, t.sourceId, t.weight.desc(), t.targetId),
+  ],
+);
+
+export const outbox = outboxTable(graph);
