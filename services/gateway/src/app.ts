@@ -11,7 +11,6 @@ import { createAuthenticator } from './http/authenticate';
 import { problem, sendProblem, toProblem } from './http/problem';
 import { bodyError, groupLimits, routeHandler } from './http/route-handler';
 import { buildRoutes } from './routes';
-import type { Route } from './routes/route';
 import { mountDocs } from './openapi/docs';
 import { createMetrics } from '@kg/service-kit';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError, ERROR_TITLE, isAppError, type FieldError } from '@kg/contracts';
+import { type AppError, ERROR_TITLE, isAppError, type FieldError } from '@kg/contracts';
 import { problemFromClientError, type ProblemData } from '@kg/trpc';
 import type { Logger } from '@kg/logger';
 
