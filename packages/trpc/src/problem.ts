@@ -29,11 +29,15 @@ const TRPC_CODE: Record<ErrorKind, TRPCError['code']> = {
 export const toTRPCError = (err: AppError): TRPCError =>
   new TRPCError({ code: TRPC_CODE[err.kind], message: err.message, cause: err });
 
+/** Flattens zod issues to `{path, message}`; each unknown key gets its own entry with its path. */
 export function zodFieldErrors(err: ZodError): FieldError[] {
-  return err.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(body)',
-    message: issue.message,
-  }));
+  return err.issues.flatMap((issue) => {
+    const base = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...base, key].join('.'), message: 'unknown field' }));
+    }
+    return [{ path: base.join('.') || '(body)', message: issue.message }];
+  });
 }
 
 /** Turns any error a procedure raised into problem data; internal details never leave. */

@@ -1,0 +1,12 @@
+export type {
+  PayloadValue,
+  VectorFilter,
+  VectorHit,
+  VectorIndex,
+  VectorPayload,
+  VectorPoint,
+  VectorQuery,
+} from './port';
+export { createMemoryVectorIndex } from './memory';
+export { createQdrantVectorIndex, type QdrantVectorOptions } from './qdrant';
+export { toPointId } from './point-id';

@@ -1,0 +1,53 @@
+/** A payload value both adapters store and return unchanged. */
+export type PayloadValue = string | number | boolean | string[];
+
+/** Every point belongs to exactly one tenant; `_id` is reserved by the adapters. */
+export type VectorPayload = { tenant_id: string } & Record<string, PayloadValue>;
+
+/**
+ * Exact-match filter. `tenant_id` is required by the type, so a query across tenants
+ * cannot be written; every adapter also rejects an empty tenant at runtime. A key
+ * matches a string field equal to the value, or a string[] field containing it.
+ */
+export type VectorFilter = { tenant_id: string } & Record<string, string>;
+
+export interface VectorPoint {
+  /** Our id, usually a TypeID such as `node_01jd8x6q1bf5r3v2m9w7k4t0za`; returned exactly. */
+  id: string;
+  vector: number[];
+  payload: VectorPayload;
+}
+
+export interface VectorQuery {
+  vector: number[];
+  /** Positive integer. */
+  limit: number;
+  filter: VectorFilter;
+  /** Keep only hits with `score >= scoreThreshold` (cosine similarity, -1..1). */
+  scoreThreshold?: number;
+}
+
+export interface VectorHit {
+  id: string;
+  /** Cosine similarity in [-1, 1]. */
+  score: number;
+  payload: VectorPayload;
+}
+
+/**
+ * Vector store port used by semantic search. Collections use cosine distance.
+ * Adapters: in-process brute force (embedded mode) and Qdrant (distributed mode).
+ */
+export interface VectorIndex {
+  readonly kind: 'memory' | 'qdrant';
+  /** Creates the collection when missing; throws when it exists with other dimensions. */
+  ensureCollection(name: string, dimensions: number): Promise<void>;
+  /** Inserts or replaces points by id (vector and payload together). */
+  upsert(collection: string, points: VectorPoint[]): Promise<void>;
+  delete(collection: string, ids: string[]): Promise<void>;
+  deleteByFilter(collection: string, filter: VectorFilter): Promise<void>;
+  /** Hits ordered by score descending, then id ascending. */
+  search(collection: string, query: VectorQuery): Promise<VectorHit[]>;
+  count(collection: string, filter: VectorFilter): Promise<number>;
+  ready(): Promise<boolean>;
+}

@@ -1,0 +1,128 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describeVectorIndexContract } from './contract';
+import { toPointId } from './point-id';
+import { createQdrantVectorIndex } from './qdrant';
+import { startFakeQdrant, type Exchange, type FakeQdrant } from './testing/fake-qdrant';
+import { OpenApiChecker, qdrantOpenApiLocation } from './testing/openapi-check';
+
+const spec = qdrantOpenApiLocation();
+if (!spec.exists) console.warn(`Qdrant adapter tests SKIPPED: OpenAPI document missing at ${spec.path}`);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+type Body = Record<string, unknown>;
+const TENANT_FIRST = { key: 'tenant_id', match: { value: expect.stringMatching(/^tenant_/) } };
+
+describe.skipIf(!spec.exists)('qdrant adapter against a fake Qdrant checked with the OpenAPI document', () => {
+  let fake: FakeQdrant;
+  const sent = (operation: string, method: string): Exchange[] =>
+    fake.exchanges.filter((e) => e.operation === operation && e.method === method);
+
+  beforeAll(async () => {
+    fake = await startFakeQdrant(new OpenApiChecker(spec.path));
+  });
+  afterAll(() => fake.close());
+  afterEach(() => {
+    expect(fake.takeViolations()).toEqual([]);
+  });
+
+  describeVectorIndexContract('qdrant over HTTP', async () => createQdrantVectorIndex({ url: fake.url }));
+
+  describe('wire traffic recorded during the contract run', () => {
+    it('used exactly the operations below, each declared in the document', () => {
+      const used = new Set(fake.exchanges.map((e) => `${e.method} ${e.operation}`));
+      expect([...used].sort()).toEqual([
+        'GET /collections/{collection_name}',
+        'GET /collections/{collection_name}/exists',
+        'GET /readyz',
+        'POST /collections/{collection_name}/points/count',
+        'POST /collections/{collection_name}/points/delete',
+        'POST /collections/{collection_name}/points/query',
+        'PUT /collections/{collection_name}',
+        'PUT /collections/{collection_name}/index',
+        'PUT /collections/{collection_name}/points',
+      ]);
+      expect(fake.exchanges.every((e) => e.violations.length === 0)).toBe(true);
+    });
+
+    it('creates cosine collections with a tenant keyword index', () => {
+      const creates = sent('/collections/{collection_name}', 'PUT');
+      expect(creates.length).toBeGreaterThan(5);
+      for (const e of creates)
+        expect(e.requestBody).toEqual({ vectors: { size: e.path.endsWith('_fresh') ? 2 : 3, distance: 'Cosine' } });
+      for (const e of sent('/collections/{collection_name}/index', 'PUT')) {
+        expect(e.requestBody).toEqual({ field_name: 'tenant_id', field_schema: { type: 'keyword', is_tenant: true } });
+        expect(e.query).toEqual({ wait: 'true' });
+      }
+    });
+
+    it('upserts UUID point ids with the original id in the payload, waiting for the write', () => {
+      const upserts = sent('/collections/{collection_name}/points', 'PUT');
+      expect(upserts.length).toBeGreaterThan(5);
+      for (const e of upserts) {
+        expect(e.query).toEqual({ wait: 'true' });
+        for (const p of (e.requestBody as { points: Array<{ id: string; payload: Body }> }).points) {
+          expect(p.id).toMatch(UUID);
+          expect(p.id).toBe(toPointId(p.payload._id as string));
+          expect(p.payload.tenant_id).toMatch(/^tenant_/);
+        }
+      }
+    });
+
+    it('puts the tenant filter first in every query, count and filtered delete', () => {
+      const reads = [
+        ...sent('/collections/{collection_name}/points/query', 'POST'),
+        ...sent('/collections/{collection_name}/points/count', 'POST'),
+      ];
+      expect(reads.length).toBeGreaterThan(10);
+      const deletes = sent('/collections/{collection_name}/points/delete', 'POST').map((e) => e.requestBody as Body);
+      const byFilter = deletes.filter((b) => 'filter' in b);
+      expect(byFilter.length).toBeGreaterThan(0);
+      expect(
+        deletes.filter((b) => 'points' in b).every((b) => (b.points as string[]).every((id) => UUID.test(id))),
+      ).toBe(true);
+      for (const body of [...reads.map((e) => e.requestBody as Body), ...byFilter]) {
+        expect((body.filter as { must: unknown[] }).must[0]).toEqual(TENANT_FIRST);
+      }
+      const query = reads.find((e) => e.operation.endsWith('/query'))!;
+      expect(query.requestBody).toMatchObject({
+        query: expect.any(Array),
+        limit: expect.any(Number),
+        with_payload: true,
+        with_vector: false,
+      });
+    });
+
+    it('saw Qdrant-shaped errors for a dimension mismatch and a missing collection', () => {
+      const errors = fake.exchanges
+        .filter((e) => e.status >= 400)
+        .map((e) => (e.responseBody as { status: { error: string } }).status.error);
+      expect(errors).toContain('Wrong input: Vector dimension error: expected dim: 3, got 2');
+      expect(errors.some((m) => /^Not found: Collection `.*` doesn't exist!$/.test(m))).toBe(true);
+    });
+  });
+
+  it('refuses an existing collection with another distance', async () => {
+    await fetch(`${fake.url}/collections/dotty`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ vectors: { size: 3, distance: 'Dot' } }),
+    });
+    const index = createQdrantVectorIndex({ url: fake.url });
+    await expect(index.ensureCollection('dotty', 3)).rejects.toThrow(
+      /exists with 3 dimensions, Dot; expected 3 dimensions, Cosine/,
+    );
+  });
+
+  it('sends the api key header', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const index = createQdrantVectorIndex({ url: fake.url, apiKey: 'secret-key' });
+    expect(await index.ready()).toBe(true);
+    expect(fake.exchanges.at(-1)?.headers['api-key']).toBe('secret-key');
+    warn.mockRestore();
+  });
+
+  it('reports not ready when nothing listens', async () => {
+    const index = createQdrantVectorIndex({ url: 'http://127.0.0.1:1', timeoutMs: 2_000 });
+    expect(await index.ready()).toBe(false);
+  });
+});

@@ -1,0 +1,150 @@
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import type { VectorFilter, VectorHit, VectorIndex, VectorPayload } from './port';
+import { toPointId } from './point-id';
+import { RESERVED_ID_KEY, assertFilter, assertPoints, assertQuery, byScoreThenId } from './rules';
+
+export interface QdrantVectorOptions {
+  /** `QDRANT_URL`, e.g. `http://qdrant:6333`; parsed by the caller's config. */
+  url: string;
+  /** `QDRANT_API_KEY`, sent as the `api-key` header. */
+  apiKey?: string;
+  /** Per-request timeout; the client's default is five minutes. */
+  timeoutMs?: number;
+}
+
+/**
+ * Qdrant adapter for the distributed mode. Point ids are UUIDs derived from our ids
+ * (see point-id.ts); the original id travels in the payload as `_id` and is what
+ * search returns. Every read and filter-delete carries a `tenant_id` must-match.
+ */
+export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorIndex {
+  const client = new QdrantClient({
+    url: options.url,
+    apiKey: options.apiKey,
+    timeout: options.timeoutMs ?? 10_000,
+    checkCompatibility: false,
+  });
+
+  return {
+    kind: 'qdrant',
+    async ensureCollection(name, dimensions) {
+      if (!Number.isInteger(dimensions) || dimensions < 1)
+        throw new Error('vectors: dimensions must be a positive integer');
+      const exists = async () => (await call('collection exists', () => client.collectionExists(name))).exists;
+      let created = false;
+      if (!(await exists())) {
+        try {
+          await call('create collection', () =>
+            client.createCollection(name, { vectors: { size: dimensions, distance: 'Cosine' } }),
+          );
+          created = true;
+        } catch (err) {
+          if (!(await exists())) throw err; // else another replica won the race: verify its shape below
+        }
+      }
+      let indexed = false;
+      if (!created) {
+        const info = await call('get collection', () => client.getCollection(name));
+        assertShape(name, info.config.params.vectors, dimensions);
+        indexed = info.payload_schema.tenant_id !== undefined;
+      }
+      if (!indexed) {
+        // is_tenant lets Qdrant co-locate each tenant's points (its multitenancy setup).
+        const field_schema = { type: 'keyword', is_tenant: true } as const;
+        await call('create tenant index', () =>
+          client.createPayloadIndex(name, { field_name: 'tenant_id', field_schema, wait: true }),
+        );
+      }
+    },
+    async upsert(name, points) {
+      assertPoints(points);
+      if (points.length === 0) return;
+      const body = points.map((p) => ({
+        id: toPointId(p.id),
+        vector: p.vector,
+        payload: { ...p.payload, [RESERVED_ID_KEY]: p.id },
+      }));
+      await call('upsert', () => client.upsert(name, { wait: true, points: body }));
+    },
+    async delete(name, ids) {
+      if (ids.length === 0) return;
+      await call('delete', () => client.delete(name, { wait: true, points: ids.map(toPointId) }));
+    },
+    async deleteByFilter(name, filter) {
+      assertFilter(filter);
+      await call('delete by filter', () => client.delete(name, { wait: true, filter: toQdrantFilter(filter) }));
+    },
+    async search(name, query) {
+      assertQuery(query);
+      const result = await call('query', () =>
+        client.query(name, {
+          query: query.vector,
+          filter: toQdrantFilter(query.filter),
+          limit: query.limit,
+          score_threshold: query.scoreThreshold,
+          with_payload: true,
+          with_vector: false,
+        }),
+      );
+      // Qdrant orders by score only; apply the port's id tie-break.
+      return result.points.map(toHit).sort(byScoreThenId);
+    },
+    async count(name, filter) {
+      assertFilter(filter);
+      const result = await call('count', () => client.count(name, { filter: toQdrantFilter(filter), exact: true }));
+      return result.count;
+    },
+    async ready() {
+      try {
+        await client.api().readyz({});
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** `{ tenant_id, kind }` → `must: [tenant_id match, kind match]`, tenant first. */
+function toQdrantFilter(filter: VectorFilter): Schemas['Filter'] {
+  const { tenant_id, ...rest } = filter;
+  const must = [{ key: 'tenant_id', match: { value: tenant_id } }];
+  for (const [key, value] of Object.entries(rest)) must.push({ key, match: { value } });
+  return { must };
+}
+
+function toHit(point: Schemas['ScoredPoint']): VectorHit {
+  const { [RESERVED_ID_KEY]: original, ...payload } = point.payload ?? {};
+  return {
+    id: typeof original === 'string' ? original : String(point.id),
+    score: point.score,
+    payload: payload as VectorPayload,
+  };
+}
+
+function assertShape(name: string, vectors: Schemas['VectorsConfig'] | undefined, dimensions: number): void {
+  const params = vectors && 'size' in vectors ? vectors : undefined;
+  if (params?.size !== dimensions || params.distance !== 'Cosine') {
+    const found = params ? `${String(params.size)} dimensions, ${params.distance}` : 'named vectors';
+    throw new Error(`vectors: collection ${name} exists with ${found}; expected ${dimensions} dimensions, Cosine`);
+  }
+}
+
+/** Wraps client errors so callers see Qdrant's own message (e.g. the dimension error). */
+async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw new Error(`vectors: qdrant ${operation} failed: ${describeError(err)}`, { cause: err });
+  }
+}
+
+function describeError(err: unknown): string {
+  const data: unknown = err && typeof err === 'object' && 'data' in err ? err.data : undefined;
+  if (data && typeof data === 'object' && 'status' in data) {
+    const status: unknown = data.status;
+    if (status && typeof status === 'object' && 'error' in status && typeof status.error === 'string')
+      return status.error;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

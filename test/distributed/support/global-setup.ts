@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startCluster, type Cluster } from '../../../scripts/distributed/cluster';
+import { freePort } from './ports';
+
+let cluster: Cluster | null = null;
+let control: Server | null = null;
+
+/**
+ * Starts real Postgres, Redis and Kafka (scripts/infra) and the seven services as
+ * separate processes, then serves a small control endpoint so tests can stop and
+ * restart a service or a piece of infrastructure mid-run.
+ */
+export async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-dist-'));
+  const gatewayPort = await freePort();
+  cluster = await startCluster({
+    dataDir,
+    gatewayPort,
+    basePort: 18200,
+    manageInfra: true,
+    freshDatabase: true,
+    extraEnv: { MAGIC_LINK_PER_IP_PER_HOUR: '1000' },
+  });
+  const c = cluster;
+  control = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const name = url.searchParams.get('name') ?? '';
+    const action = url.pathname.slice(1);
+    const run = async () => {
+      if (action === 'stop') await c.stop(name, (url.searchParams.get('signal') as NodeJS.Signals | null) ?? 'SIGTERM');
+      else if (action === 'start') await c.start(name);
+      else if (action === 'infra') c.infra(name as 'kafka', url.searchParams.get('do') as 'start' | 'stop');
+      else throw new Error(`unknown action ${action}`);
+    };
+    run().then(
+      () => res.end('ok'),
+      (err: unknown) => {
+        res.statusCode = 500;
+        res.end(String(err));
+      },
+    );
+  });
+  const controlPort = await freePort();
+  await new Promise<void>((resolve) => control!.listen(controlPort, '127.0.0.1', () => resolve()));
+  const services = Object.fromEntries(c.specs.map((s) => [s.name, `http://127.0.0.1:${s.port}`]));
+  project.provide('baseUrl', c.gatewayUrl);
+  project.provide('outboxDir', c.outboxDir);
+  project.provide('logPath', c.combinedLog);
+  project.provide('controlUrl', `http://127.0.0.1:${controlPort}`);
+  project.provide('serviceUrls', services);
+  project.provide('internalSecret', c.specs.find((s) => s.name === 'gateway')!.env['INTERNAL_TOKEN_SECRET']!);
+}
+
+export async function teardown() {
+  await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
+  await cluster?.stopAll();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    controlUrl: string;
+    serviceUrls: Record<string, string>;
+    internalSecret: string;
+  }
+}

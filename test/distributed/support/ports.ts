@@ -1,0 +1,1 @@
+export { freePort } from '../../e2e/support/ports';
