@@ -28,6 +28,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tests read loosely typed JSON responses.
+    files: ['test/**/*.ts', '**/*.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     // Config is parsed once per service in config.ts (STYLE.md): process.env nowhere else.
     files: ['packages/**/*.ts', 'services/**/*.ts'],
     ignores: ['packages/config/src/load.ts', '**/*.test.ts', 'services/*/drizzle.config.ts'],

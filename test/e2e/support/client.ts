@@ -81,7 +81,7 @@ export function expectProblem(res: Res, status: number): { type: string; title: 
 }
 
 export async function createNode(auth: string, body: Record<string, unknown>) {
-  const res = await api<{ id: string; updated_at: string }>('POST', '/nodes', { auth, body });
+  const res = await api<{ id: string; created_at: string; updated_at: string }>('POST', '/nodes', { auth, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }

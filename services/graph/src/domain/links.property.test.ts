@@ -27,7 +27,7 @@ describe('link symmetry (property)', () => {
         async (steps) => {
           const t = tenant++;
           const client = h.as(t);
-          const ids = [];
+          const ids: string[] = [];
           for (let i = 0; i < 5; i++) ids.push((await client.nodes.create({ title: `n${i}` })).id);
           for (const step of steps) {
             const targets = step.targets.filter((x) => x !== step.source);
