@@ -22,6 +22,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          name: 'distributed',
+          include: ['test/e2e/**/*.test.ts', 'test/distributed/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/distributed/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          sequence: { shuffle: false },
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -50,6 +50,9 @@ export async function setup(project: TestProject) {
   project.provide('baseUrl', c.gatewayUrl);
   project.provide('outboxDir', c.outboxDir);
   project.provide('logPath', c.combinedLog);
+  const secretsPath = path.join(dataDir, 'secrets-seen.txt');
+  writeFileSync(secretsPath, '');
+  project.provide('secretsPath', secretsPath);
   project.provide('controlUrl', `http://127.0.0.1:${controlPort}`);
   project.provide('serviceUrls', services);
   project.provide('internalSecret', c.specs.find((s) => s.name === 'gateway')!.env['INTERNAL_TOKEN_SECRET']!);
