@@ -127,6 +127,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const start = async (name: string) => {
     const spec = specs.find((s) => s.name === name);
     if (!spec) throw new Error(`unknown service ${name}`);
+    const current = children.get(name);
+    if (current && current.exitCode === null && current.signalCode === null) return;
     const { child, log } = run(spec, []);
     children.set(name, child);
     await waitReady(`http://127.0.0.1:${spec.port}`, 60_000, child, name, log);
