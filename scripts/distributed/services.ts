@@ -50,7 +50,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       OUTBOX_DIR: c.outboxDir,
       PUBLIC_URL: `http://127.0.0.1:${c.gatewayPort}`,
     }),
-    svc('graph', 2, true, { PARA_URL: url(4) }),
+    svc('graph', 2, true, { PARA_URL: url(4), REDIS_URL: c.redisUrl }),
     svc('captures', 5, false),
     svc('search', 6, true),
     svc('ingest-worker', 7, false),

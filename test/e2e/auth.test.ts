@@ -80,6 +80,7 @@ describe('authentication on protected endpoints', () => {
     ['POST', '/nodes'],
     ['GET', '/auth/api-keys'],
     ['GET', '/graph/seed'],
+    ['GET', '/graph-health'],
     ['GET', '/para'],
     ['GET', '/captures'],
   ];

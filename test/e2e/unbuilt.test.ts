@@ -12,10 +12,7 @@ const pending: Array<[string, string, unknown?]> = [
   ['POST', '/para', { category: 'projects', label: 'Launch' }],
   ['GET', '/captures'],
   ['POST', '/captures', { title: 'x', content_type: 'note', source: 'api' }],
-  ['GET', '/graph/seed'],
-  ['GET', '/graph/neighbors/node_01jd8x6q1bf5r3v2m9w7k4t0za'],
   ['POST', '/context', {}],
-  ['GET', '/graph-health'],
   ['GET', '/links/suggestions?text=x'],
 ];
 

@@ -19,13 +19,23 @@ export const Edge = z
   .object({ source: NodeId, target: NodeId, link_type: z.string(), weight: z.number() })
   .meta({ id: 'Edge' });
 
+export const MAX_NODES_DEFAULT = 500;
+export const MAX_NODES_LIMIT = 2000;
+
 export const SeedQuery = z
   .object({
-    seed: z.string().max(64).optional(),
-    depth: z.coerce.number().int().min(1).max(3).default(1),
-    max_nodes: z.coerce.number().int().min(1).max(2000).default(500),
+    seed: z.string().max(64).optional().meta({ description: 'Seed node id; default: the hub (highest connection_count, then id)' }),
+    depth: z.coerce.number().int().min(1).max(3).default(1).meta({ description: 'BFS depth, 1 to 3' }),
+    max_nodes: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_NODES_LIMIT)
+      .default(MAX_NODES_DEFAULT)
+      .meta({ description: `Most nodes returned, 1 to ${MAX_NODES_LIMIT} (default ${MAX_NODES_DEFAULT}); strongest links kept` }),
   })
   .strict();
+export type SeedQuery = z.infer<typeof SeedQuery>;
 
 export const SeedView = z
   .object({
@@ -44,6 +54,7 @@ export const NeighborsQuery = z
     cursor: z.string().min(1).max(200).optional(),
   })
   .strict();
+export type NeighborsQuery = z.infer<typeof NeighborsQuery>;
 
 export const NeighborsView = z
   .object({ node_id: NodeId, nodes: z.array(GraphNode), edges: z.array(Edge), next_cursor: z.string().nullable() })

@@ -13,3 +13,4 @@ export { graphApi } from './api/graph';
 export { paraApi } from './api/para';
 export { serviceInfoApi, ServiceInfo } from './api/service-info';
 export { searchApi, IndexedDocument } from './api/search';
+export { capturesApi } from './api/captures';

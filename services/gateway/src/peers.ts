@@ -1,4 +1,4 @@
-import { authApi, graphApi, paraApi, searchApi, serviceInfoApi } from '@kg/contracts';
+import { authApi, capturesApi, graphApi, paraApi, searchApi } from '@kg/contracts';
 import type { ServiceHandle } from '@kg/trpc';
 
 /** The services the gateway calls, each through a typed tRPC handle (in-process or HTTP). */
@@ -6,7 +6,7 @@ export interface GatewayPeers {
   auth: ServiceHandle<typeof authApi>;
   graph: ServiceHandle<typeof graphApi>;
   para: ServiceHandle<typeof paraApi>;
-  captures: ServiceHandle<typeof serviceInfoApi>;
+  captures: ServiceHandle<typeof capturesApi>;
   search: ServiceHandle<typeof searchApi>;
 }
 
@@ -14,6 +14,6 @@ export const PEER_CONTRACTS = {
   auth: authApi,
   graph: graphApi,
   para: paraApi,
-  captures: serviceInfoApi,
+  captures: capturesApi,
   search: searchApi,
 } as const;

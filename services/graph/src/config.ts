@@ -7,6 +7,8 @@ export const graphConfigSchema = z.object({
   PORT: env.port(3002),
   PARA_URL: env.url(),
   KAFKA_BROKERS: env.kafkaBrokers(),
+  /** Server-side pagination cursors, shared by every graph replica. */
+  REDIS_URL: env.url(),
   PEER_TIMEOUT_MS: env.positiveInt(5000),
 });
 export type GraphConfig = z.infer<typeof graphConfigSchema>;

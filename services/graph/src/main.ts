@@ -2,6 +2,7 @@ import { paraApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
 import { createKafkaBus } from '@kg/bus';
 import { openDatabase } from '@kg/db';
+import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -14,6 +15,7 @@ try {
   const logger = createLogger('graph', config.LOG_LEVEL);
   const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET);
   const database = await openDatabase({ url: config.DATABASE_URL });
+  const kv = createRedisKv(config.REDIS_URL);
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'graph', logger });
   const para = connectService('graph', 'para', paraApi, {
     kind: 'http',
@@ -27,7 +29,7 @@ try {
     database,
     bus,
     migrations: graphMigrations,
-    createModule: () => createGraphModule({ database, bus, logger, para }),
+    createModule: () => createGraphModule({ database, bus, logger, para, kv }),
     port: config.PORT,
     host: config.HOST,
     tokens,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { paraApi } from '@kg/contracts';
 import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
+import { createCursorStore, type KvStore } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
@@ -18,6 +19,8 @@ export interface GraphDeps {
   bus: EventBus;
   logger: Logger;
   para: ServiceHandle<typeof paraApi>;
+  /** Holds the neighbours view's server-side cursors (Redis or memory). */
+  kv: KvStore;
   outboxPollMs?: number;
 }
 
@@ -35,6 +38,7 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     para: deps.para,
     afterCommit: () => relay.wake(),
     now: () => new Date(),
+    cursors: createCursorStore(deps.kv, 'graph-neighbors'),
   });
   return {
     name: 'graph',

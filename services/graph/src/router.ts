@@ -1,11 +1,12 @@
 import { graphApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
-import type { GraphContext } from './domain/context';
+import type { ViewContext } from './domain/views';
 import * as links from './procedures/links';
 import * as nodes from './procedures/nodes';
+import * as views from './procedures/views';
 
-/** graphRouter: nodes, links, related nodes. */
-export const createGraphRouter = (ctx: GraphContext) =>
+/** graphRouter: nodes, links, related nodes, graph views and health. */
+export const createGraphRouter = (ctx: ViewContext) =>
   defineRouter(graphApi, {
     nodes: {
       create: nodes.create(ctx),
@@ -15,4 +16,5 @@ export const createGraphRouter = (ctx: GraphContext) =>
       list: nodes.list(ctx),
     },
     links: { replace: links.replace(ctx), related: links.relatedTo(ctx) },
+    views: { seed: views.seed(ctx), neighbors: views.neighbors(ctx), health: views.health(ctx) },
   });

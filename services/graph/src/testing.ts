@@ -2,6 +2,7 @@ import { graphApi, type Identity } from '@kg/contracts';
 import { createMemoryBus } from '@kg/bus';
 import { openDatabase, type Database } from '@kg/db';
 import { createLogger } from '@kg/logger';
+import { createMemoryKv } from '@kg/kv';
 import { connectService, type ServiceHandle } from '@kg/trpc';
 import type { paraApi } from '@kg/contracts';
 import { createGraphModule, graphMigrations } from './module';
@@ -32,7 +33,7 @@ export async function graphHarness(knownPara = new Set<string>()) {
   await database.migrate(graphMigrations);
   const logger = createLogger('test', 'silent');
   const bus = createMemoryBus(logger);
-  const module = await createGraphModule({ database, bus, logger, para: fakePara(knownPara) });
+  const module = await createGraphModule({ database, bus, logger, para: fakePara(knownPara), kv: createMemoryKv() });
   const client = connectService('test', 'graph', graphApi, { kind: 'local', router: module.router });
   return { database, bus, module, as: (n: number) => client.as(identity(n)) };
 }

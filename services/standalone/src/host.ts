@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
-import { authApi, graphApi, paraApi, searchApi, serviceInfoApi, type ContractTree } from '@kg/contracts';
+import { authApi, capturesApi, graphApi, paraApi, searchApi, type ContractTree } from '@kg/contracts';
 import { openDatabase } from '@kg/db';
 import { createMemoryBus } from '@kg/bus';
 import { createMemoryKv } from '@kg/kv';
@@ -55,6 +55,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     database,
     bus,
     logger: child('graph'),
+    kv,
     para: local('graph', 'para', paraApi, para.router),
   });
   const captures = await createCapturesModule({ database, logger: child('captures') });
@@ -68,7 +69,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     auth: local('gateway', 'auth', authApi, auth.router),
     graph: local('gateway', 'graph', graphApi, graph.router),
     para: local('gateway', 'para', paraApi, para.router),
-    captures: local('gateway', 'captures', serviceInfoApi, captures.router),
+    captures: local('gateway', 'captures', capturesApi, captures.router),
     search: local('gateway', 'search', searchApi, search.router),
   };
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);

@@ -11,6 +11,7 @@ import {
   ReplaceLinksInput,
   UpdateNodeInput,
 } from '../nodes';
+import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '../graph-views';
 
 const ById = z.object({ id: z.string().max(64) });
 
@@ -26,5 +27,11 @@ export const graphApi = {
   links: {
     replace: mutation('tenant', ById.extend({ links: ReplaceLinksInput.shape.links }), LinkList),
     related: query('tenant', ById.extend(RelatedQuery.shape), RelatedList),
+  },
+  views: {
+    seed: query('tenant', SeedQuery, SeedView),
+    neighbors: query('tenant', ById.extend(NeighborsQuery.shape), NeighborsView),
+    /** Node and link counts; captures counts come from the captures service. */
+    health: query('tenant', z.object({}), GraphHealth.pick({ total_nodes: true, validated_nodes: true, total_links: true, stale_nodes: true })),
   },
 } as const;

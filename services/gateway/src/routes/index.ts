@@ -1,6 +1,7 @@
 import type { KvStore } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import { authRoutes } from './auth';
+import { graphRoutes } from './graph';
 import { nodeRoutes } from './nodes';
 import { unbuiltRoutes } from './unbuilt';
 import type { Route } from './route';
@@ -14,6 +15,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
       perIp: kv.rateLimiter({ name: 'magic-link-ip', points: config.MAGIC_LINK_PER_IP_PER_HOUR, durationSeconds: hour }),
     }),
     ...nodeRoutes,
+    ...graphRoutes,
     ...unbuiltRoutes,
   ];
 }

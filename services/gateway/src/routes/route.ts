@@ -41,7 +41,7 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   success: { status: number; description: string; schema?: z.ZodType };
   /** Error statuses documented for this operation besides 401/400/500. */
-  errors?: number[];
+  errors?: readonly number[];
   /** Rate-limited group (per tenant and per credential), e.g. the graph endpoints. */
   rateLimit?: 'graph';
   /** Set on operations whose feature has not landed: answers 501 after authentication. */

@@ -6,8 +6,6 @@ import {
   CreateParaItemInput,
   ListCapturesQuery,
   ListParaQuery,
-  NeighborsQuery,
-  SeedQuery,
   SuggestionsQuery,
   UpdateParaItemInput,
   CheckCaptureQuery,
@@ -28,7 +26,7 @@ interface Pending {
 }
 
 /** Operations whose features land in later releases: documented now, answering 501 once authenticated. */
-function pending(tag: string, service: keyof GatewayPeers, feature: string, ops: Pending[], rateLimit?: 'graph'): Route[] {
+function pending(tag: string, service: keyof GatewayPeers, feature: string, ops: Pending[]): Route[] {
   return ops.map((op) =>
     defineRoute({
       method: op.method,
@@ -42,8 +40,7 @@ function pending(tag: string, service: keyof GatewayPeers, feature: string, ops:
       ...(op.query ? { query: op.query } : {}),
       ...(op.body ? { body: op.body } : {}),
       success: { status: op.success ?? 200, description: 'Not available yet: answers 501' },
-      errors: rateLimit ? [429, 501] : [501],
-      ...(rateLimit ? { rateLimit } : {}),
+      errors: [501],
       notImplemented: feature,
       handle: async () => {
         throw new AppError('not_implemented', `${feature} is not available yet in this release`);
@@ -83,12 +80,6 @@ const captures = pending('Captures', 'captures', 'Captures', [
   { method: 'get', path: '/captures/:id/provenance', operationId: 'getCaptureProvenance', summary: 'Processing chain' },
 ]);
 
-const graph = pending('Graph', 'graph', 'Graph views', [
-  { method: 'get', path: '/graph/seed', operationId: 'getGraphSeed', summary: 'BFS neighbourhood of a seed', query: SeedQuery },
-  { method: 'get', path: '/graph/neighbors/:id', operationId: 'getGraphNeighbors', summary: 'Paged neighbours', query: NeighborsQuery },
-  { method: 'get', path: '/graph-health', operationId: 'getGraphHealth', summary: 'Graph health counts' },
-], 'graph');
-
 const search = pending('Search', 'search', 'Context and link suggestions', [
   { method: 'post', path: '/context', operationId: 'getContext', summary: 'Ranked context nodes for a session', body: ContextRequest },
   { method: 'get', path: '/links/suggestions', operationId: 'getLinkSuggestions', summary: 'Link suggestions for a text', query: SuggestionsQuery },
@@ -110,4 +101,4 @@ const paraDelete = defineRoute({
   },
 });
 
-export const unbuiltRoutes: Route[] = [...para, paraDelete, ...captures, ...graph, ...search];
+export const unbuiltRoutes: Route[] = [...para, paraDelete, ...captures, ...search];

@@ -12,6 +12,7 @@ import {
 import { iso, newId } from '@kg/db';
 import { deleteNode, findNode, insertNode, listNodes, updateNode, type NodeFields, type StoredNode } from '../store/nodes';
 import { detachNode, recountConnections } from '../store/links';
+import { bumpStats } from '../store/stats';
 import type { GraphContext } from './context';
 import { nodeCreated, nodeDeleted, nodeUpdated } from './events';
 
@@ -53,6 +54,7 @@ export async function createNode(ctx: GraphContext, identity: Identity, input: C
       tags: input.tags,
       paraItemIds,
     });
+    await bumpStats(tx, identity.tenantId, { nodes: 1 });
     await nodeCreated(tx, created, ctx.now());
     return created;
   });
@@ -77,8 +79,12 @@ export async function patchNode(ctx: GraphContext, tenantId: string, id: string,
     ...(patch.status !== undefined ? { status: patch.status } : {}),
   };
   const node = await ctx.db.transaction(async (tx) => {
+    const before = await findNode(tx, tenantId, id, true);
+    if (!before) return null;
     const updated = await updateNode(tx, tenantId, id, fields, ctx.now());
     if (!updated) return null;
+    const validated = Number(updated.status === 'validated') - Number(before.status === 'validated');
+    await bumpStats(tx, tenantId, { validated });
     await nodeUpdated(tx, updated, Object.keys(patch), ctx.now());
     return updated;
   });
@@ -91,10 +97,12 @@ export async function patchNode(ctx: GraphContext, tenantId: string, id: string,
 export async function removeNode(ctx: GraphContext, tenantId: string, id: string): Promise<void> {
   if (!isId('node', id)) throw notFound('Node');
   const deleted = await ctx.db.transaction(async (tx) => {
-    if (!(await findNode(tx, tenantId, id, true))) return false;
+    const node = await findNode(tx, tenantId, id, true);
+    if (!node) return false;
     const neighbours = await detachNode(tx, tenantId, id);
     await deleteNode(tx, tenantId, id);
     await recountConnections(tx, tenantId, neighbours);
+    await bumpStats(tx, tenantId, { nodes: -1, validated: node.status === 'validated' ? -1 : 0, links: -neighbours.length });
     await nodeDeleted(tx, tenantId, id, neighbours, ctx.now());
     return true;
   });

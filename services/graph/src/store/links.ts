@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { links, nodes } from './schema';
 
@@ -14,7 +14,7 @@ export function linksOf(db: DbOrTx, tenantId: string, sourceId: string): Promise
     .select({ targetId: links.targetId, type: links.type, weight: links.weight })
     .from(links)
     .where(and(eq(links.tenantId, tenantId), eq(links.sourceId, sourceId)))
-    .orderBy(desc(links.weight), links.targetId);
+    .orderBy(sql`${links.weight} desc nulls last`, links.targetId);
 }
 
 /** Removes the links between `sourceId` and each of `targets`, in both directions. */
@@ -76,6 +76,6 @@ export function related(db: DbOrTx, tenantId: string, id: string, limit: number)
     .from(links)
     .innerJoin(nodes, and(eq(nodes.tenantId, links.tenantId), eq(nodes.id, links.targetId)))
     .where(and(eq(links.tenantId, tenantId), eq(links.sourceId, id)))
-    .orderBy(desc(links.weight), links.targetId)
+    .orderBy(sql`${links.weight} desc nulls last`, links.targetId)
     .limit(limit);
 }

@@ -33,6 +33,7 @@ export const nodes = graph.table(
     index('nodes_tenant_connections_idx').on(t.tenantId, t.connectionCount.desc(), t.id),
     index('nodes_para_item_ids_idx').using('gin', t.paraItemIds),
     index('nodes_search_idx').using('gin', t.search),
+    index('nodes_tenant_raw_updated_idx').on(t.tenantId, t.updatedAt).where(sql`status = 'raw'`),
   ],
 );
 
@@ -51,7 +52,20 @@ export const links = graph.table(
     primaryKey({ columns: [t.tenantId, t.sourceId, t.targetId] }),
     index('links_tenant_target_source_idx').on(t.tenantId, t.targetId, t.sourceId),
     index('links_tenant_source_weight_idx').on(t.tenantId, t.sourceId, t.weight.desc(), t.targetId),
+    index('links_tenant_target_weight_idx').on(t.tenantId, t.targetId, t.weight.desc(), t.sourceId),
   ],
 );
+
+/**
+ * Per-tenant counters behind GET /graph-health, maintained in the same transaction as
+ * every write, so reading them never scans the tenant's graph.
+ */
+export const tenantStats = graph.table('tenant_stats', {
+  tenantId: text().primaryKey(),
+  totalNodes: integer().notNull().default(0),
+  validatedNodes: integer().notNull().default(0),
+  /** Bidirectional links, each counted once. */
+  totalLinks: integer().notNull().default(0),
+});
 
 export const outbox = outboxTable(graph);

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '@kg/contracts';
+import { defineRoute, ok, type Route } from './route';
+
+const ById = z.object({ id: z.string() });
+const base = { tag: 'Graph', auth: 'required', service: 'graph', rateLimit: 'graph', errors: [404, 429] } as const;
+
+/** Graph views for the dashboard and graph health; rate-limited per tenant and per credential. */
+export const graphRoutes: Route[] = [
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/graph/seed',
+    operationId: 'getGraphSeed',
+    summary: 'BFS neighbourhood of a seed (default: the hub), bounded by max_nodes',
+    query: SeedQuery,
+    success: { status: 200, description: 'Nodes with their hop depth, edges among them, frontier', schema: SeedView },
+    async handle(req, peers) {
+      return ok(await peers.graph.as(req.identity).views.seed(req.query));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/graph/neighbors/:id',
+    operationId: 'getGraphNeighbors',
+    summary: 'One page of a node’s neighbours per direction (keyset pages behind an opaque cursor)',
+    params: ById,
+    query: NeighborsQuery,
+    success: { status: 200, description: 'Neighbours, edges and the next cursor', schema: NeighborsView },
+    async handle(req, peers) {
+      return ok(await peers.graph.as(req.identity).views.neighbors({ id: req.params.id, ...req.query }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/graph-health',
+    operationId: 'getGraphHealth',
+    summary: 'Counts of nodes, validated nodes, links, stale nodes and captures',
+    success: { status: 200, description: 'Graph health', schema: GraphHealth },
+    errors: [429],
+    async handle(req, peers) {
+      const [graph, captures] = await Promise.all([
+        peers.graph.as(req.identity).views.health({}),
+        peers.captures.as(req.identity).stats({}),
+      ]);
+      return ok({ ...graph, total_captures: captures.total, pending_captures: captures.pending });
+    },
+  }),
+];
