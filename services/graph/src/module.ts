@@ -8,6 +8,7 @@ import type { ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
 import { createGraphRouter } from './router';
 import { outbox } from './store/schema';
+import { GraphCache } from './domain/graph-cache';
 
 export const graphMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -22,6 +23,8 @@ export interface GraphDeps {
   /** Holds the neighbours view's server-side cursors (Redis or memory). */
   kv: KvStore;
   outboxPollMs?: number;
+  /** Link rows the graph-view cache may hold across tenants (default 4,000,000). */
+  viewCacheMaxLinks?: number;
 }
 
 /** The graph service as a mountable module: router plus the outbox relay. */
@@ -39,6 +42,7 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     afterCommit: () => relay.wake(),
     now: () => new Date(),
     cursors: createCursorStore(deps.kv, 'graph-neighbors'),
+    graphs: new GraphCache(deps.database.db, deps.logger, deps.viewCacheMaxLinks),
   });
   return {
     name: 'graph',

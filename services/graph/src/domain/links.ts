@@ -1,7 +1,7 @@
 import { invalid, isId, notFound, type FieldError, type ReplaceLinksInput } from '@kg/contracts';
 import { findNode, existingIds } from '../store/nodes';
 import { linksOf, recountConnections, related, unlink, upsertLinks, type LinkRow } from '../store/links';
-import { bumpStats } from '../store/stats';
+import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { linksChanged } from './events';
 
@@ -43,13 +43,16 @@ export async function replaceLinks(ctx: GraphContext, tenantId: string, id: stri
     await upsertLinks(tx, tenantId, id, rows);
     await recountConnections(tx, tenantId, [id, ...removed, ...keep]);
     const after = await linksOf(tx, tenantId, id);
-    await bumpStats(tx, tenantId, { links: after.length - before.length });
     const previous = new Map(before.map((l) => [l.targetId, l]));
     const added = after.filter((l) => {
       const p = previous.get(l.targetId);
       return !p || p.type !== l.type || p.weight !== l.weight;
     });
-    if (added.length || removed.length) await linksChanged(tx, tenantId, id, added.map(toLink), removed.sort(), ctx.now());
+    if (added.length || removed.length) {
+      const set = after.map((l) => ({ t: l.targetId, type: l.type, w: l.weight }));
+      await recordWrite(tx, tenantId, { links: after.length - before.length }, { k: 'links', id, set, removed });
+      await linksChanged(tx, tenantId, id, added.map(toLink), removed.sort(), ctx.now());
+    }
     return after;
   });
   ctx.afterCommit();

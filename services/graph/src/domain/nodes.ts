@@ -12,7 +12,7 @@ import {
 import { iso, newId } from '@kg/db';
 import { deleteNode, findNode, insertNode, listNodes, updateNode, type NodeFields, type StoredNode } from '../store/nodes';
 import { detachNode, recountConnections } from '../store/links';
-import { bumpStats } from '../store/stats';
+import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { nodeCreated, nodeDeleted, nodeUpdated } from './events';
 
@@ -27,6 +27,8 @@ export const toNode = (n: StoredNode): Node => ({
   created_at: iso(n.createdAt),
   updated_at: iso(n.updatedAt),
 });
+
+const nodeChange = (n: StoredNode) => ({ k: 'node' as const, id: n.id, title: n.title, status: n.status, para: n.paraItemIds });
 
 /** Every PARA id must name an item of the caller's tenant (asked of the PARA service). */
 async function checkParaItems(ctx: GraphContext, identity: Identity, ids: string[]): Promise<string[]> {
@@ -54,7 +56,7 @@ export async function createNode(ctx: GraphContext, identity: Identity, input: C
       tags: input.tags,
       paraItemIds,
     });
-    await bumpStats(tx, identity.tenantId, { nodes: 1 });
+    await recordWrite(tx, identity.tenantId, { nodes: 1 }, nodeChange(created));
     await nodeCreated(tx, created, ctx.now());
     return created;
   });
@@ -84,7 +86,7 @@ export async function patchNode(ctx: GraphContext, tenantId: string, id: string,
     const updated = await updateNode(tx, tenantId, id, fields, ctx.now());
     if (!updated) return null;
     const validated = Number(updated.status === 'validated') - Number(before.status === 'validated');
-    await bumpStats(tx, tenantId, { validated });
+    await recordWrite(tx, tenantId, { validated }, nodeChange(updated));
     await nodeUpdated(tx, updated, Object.keys(patch), ctx.now());
     return updated;
   });
@@ -102,7 +104,8 @@ export async function removeNode(ctx: GraphContext, tenantId: string, id: string
     const neighbours = await detachNode(tx, tenantId, id);
     await deleteNode(tx, tenantId, id);
     await recountConnections(tx, tenantId, neighbours);
-    await bumpStats(tx, tenantId, { nodes: -1, validated: node.status === 'validated' ? -1 : 0, links: -neighbours.length });
+    const delta = { nodes: -1, validated: node.status === 'validated' ? -1 : 0, links: -neighbours.length };
+    await recordWrite(tx, tenantId, delta, { k: 'del', id });
     await nodeDeleted(tx, tenantId, id, neighbours, ctx.now());
     return true;
   });

@@ -1,8 +1,9 @@
 import { isId, notFound, type Identity, type NeighborsQuery, type SeedQuery } from '@kg/contracts';
 import type { CursorStore } from '@kg/kv';
 import { countStale, readStats } from '../store/stats';
-import { hubId, linkPage, linksAmong, strongestLinks, viewNodes, type EdgeRow, type Position, type ViewNode } from '../store/views';
-import { boundedBfs, frontierOf, type NeighbourEdge, type NeighbourLoader } from './bfs';
+import { linkPage, viewNodes, type EdgeRow, type Position, type ViewNode } from '../store/views';
+import { boundedBfs, frontierOf } from './bfs';
+import type { GraphCache } from './graph-cache';
 import type { GraphContext } from './context';
 import { placements } from './para-placement';
 
@@ -11,6 +12,7 @@ export type NeighborCursor = { out?: Position | null; in?: Position | null };
 
 export interface ViewContext extends GraphContext {
   cursors: CursorStore<NeighborCursor>;
+  graphs: GraphCache;
 }
 
 const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -22,38 +24,39 @@ async function visibleNode(ctx: GraphContext, tenantId: string, id: string): Pro
   return node;
 }
 
-function sqlLoader(ctx: GraphContext, tenantId: string): NeighbourLoader {
-  return async (ids, perNode) => {
-    const byNode = new Map<string, NeighbourEdge[]>();
-    for (const row of await strongestLinks(ctx.db, tenantId, ids, perNode)) {
-      const list = byNode.get(row.source) ?? [];
-      list.push({ target: row.target, weight: row.weight });
-      byNode.set(row.source, list);
-    }
-    return byNode;
-  };
-}
-
-/** GET /graph/seed: bounded BFS around a seed (default: the hub). */
-export async function seedView(ctx: GraphContext, identity: Identity, q: SeedQuery) {
-  const tenantId = identity.tenantId;
-  const seedId = q.seed !== undefined ? (await visibleNode(ctx, tenantId, q.seed)).id : await hubId(ctx.db, tenantId);
-  if (!seedId) return { seed_id: null, nodes: [], edges: [], frontier_ids: [], meta: { node_count: 0, edge_count: 0, depth: q.depth } };
-  const bfs = await boundedBfs(seedId, q.depth, q.max_nodes, sqlLoader(ctx, tenantId));
-  const ids = [...bfs.depths.keys()];
-  const [details, edges] = await Promise.all([viewNodes(ctx.db, tenantId, ids), linksAmong(ctx.db, tenantId, ids)]);
-  const byId = new Map(details.map((d) => [d.id, d]));
+/**
+ * GET /graph/seed: bounded BFS around a seed (default: the hub), walked over the tenant's
+ * in-memory graph, which is brought up to the latest committed write first.
+ */
+export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuery) {
+  const graph = await ctx.graphs.get(identity.tenantId);
+  if (q.seed !== undefined && (!isId('node', q.seed) || !graph.visible(q.seed))) throw notFound('Node');
+  const seedId = q.seed ?? graph.hub();
+  if (!seedId) {
+    return { seed_id: null, nodes: [], edges: [], frontier_ids: [], meta: { node_count: 0, edge_count: 0, depth: q.depth } };
+  }
+  const bfs = await boundedBfs(seedId, q.depth, q.max_nodes, graph.load);
   const inside = new Map<string, number>();
-  for (const e of edges) for (const end of [e.source, e.target]) inside.set(end, (inside.get(end) ?? 0) + 1);
+  const edges: Array<{ source: string; target: string; link_type: string; weight: number }> = [];
+  for (const id of bfs.depths.keys()) {
+    for (const e of graph.nodes.get(id)!.adj) {
+      if (!bfs.depths.has(e.target)) continue;
+      inside.set(id, (inside.get(id) ?? 0) + 1);
+      if (id < e.target) edges.push({ source: id, target: e.target, link_type: e.type, weight: e.weight });
+    }
+  }
+  const ids = [...bfs.depths.keys()];
+  const details = ids.map((id) => ({ id, paraItemIds: graph.nodes.get(id)!.para }));
   const place = await placements(ctx, identity, details);
-  const nodes = ids
-    .filter((id) => byId.has(id))
-    .map((id) => ({ id, title: byId.get(id)!.title, ...place.get(id)!, connection_count: byId.get(id)!.connectionCount, depth: bfs.depths.get(id)! }));
+  const nodes = ids.map((id) => {
+    const n = graph.nodes.get(id)!;
+    return { id, title: n.title, ...place.get(id)!, connection_count: n.adj.length, depth: bfs.depths.get(id)! };
+  });
   return {
     seed_id: seedId,
     nodes,
-    edges: edges.map(toEdge),
-    frontier_ids: frontierOf(bfs, (id) => byId.get(id)?.connectionCount ?? 0, (id) => inside.get(id) ?? 0),
+    edges,
+    frontier_ids: frontierOf(bfs, (id) => graph.nodes.get(id)?.adj.length ?? 0, (id) => inside.get(id) ?? 0),
     meta: { node_count: nodes.length, edge_count: edges.length, depth: q.depth },
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, doublePrecision, index, integer, pgSchema, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, customType, doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
 
 export const graph = pgSchema('graph');
@@ -66,6 +66,23 @@ export const tenantStats = graph.table('tenant_stats', {
   validatedNodes: integer().notNull().default(0),
   /** Bidirectional links, each counted once. */
   totalLinks: integer().notNull().default(0),
+  /** Incremented (under this row's lock) by every write: orders the tenant's change log. */
+  version: bigint({ mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * The tenant's change log, one row per write, in version order. Graph-view caches in
+ * every replica catch up from it instead of reloading the whole graph.
+ */
+export const changes = graph.table(
+  'changes',
+  {
+    tenantId: text().notNull(),
+    version: bigint({ mode: 'number' }).notNull(),
+    payload: jsonb().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.version] })],
+);
 
 export const outbox = outboxTable(graph);

@@ -1,6 +1,7 @@
 import { and, count, eq, lt, sql } from 'drizzle-orm';
+import type { Change } from '../domain/change';
 import type { DbOrTx } from '@kg/db';
-import { nodes, tenantStats } from './schema';
+import { changes, nodes, tenantStats } from './schema';
 
 export interface StatsDelta {
   nodes?: number;
@@ -8,25 +9,44 @@ export interface StatsDelta {
   links?: number;
 }
 
-/** Adds a delta to a tenant's counters, inside the caller's write transaction. */
-export async function bumpStats(db: DbOrTx, tenantId: string, d: StatsDelta): Promise<void> {
-  if (!d.nodes && !d.validated && !d.links) return;
-  await db
+/** Change-log entries kept per tenant; older ones are pruned (a cache that far behind reloads). */
+const KEEP_CHANGES = 10_000;
+
+/**
+ * Records a write inside its transaction: adds the delta to the tenant's counters, takes
+ * the next version under the counter row's lock (so versions commit in order), and
+ * appends the change to the tenant's change log.
+ */
+export async function recordWrite(db: DbOrTx, tenantId: string, d: StatsDelta, change: Change): Promise<number> {
+  const [row] = await db
     .insert(tenantStats)
-    .values({ tenantId, totalNodes: d.nodes ?? 0, validatedNodes: d.validated ?? 0, totalLinks: d.links ?? 0 })
+    .values({ tenantId, totalNodes: d.nodes ?? 0, validatedNodes: d.validated ?? 0, totalLinks: d.links ?? 0, version: 1 })
     .onConflictDoUpdate({
       target: tenantStats.tenantId,
       set: {
         totalNodes: sql`${tenantStats.totalNodes} + ${d.nodes ?? 0}`,
         validatedNodes: sql`${tenantStats.validatedNodes} + ${d.validated ?? 0}`,
         totalLinks: sql`${tenantStats.totalLinks} + ${d.links ?? 0}`,
+        version: sql`${tenantStats.version} + 1`,
       },
-    });
+    })
+    .returning({ version: tenantStats.version });
+  const version = row!.version;
+  await db.insert(changes).values({ tenantId, version, payload: change });
+  if (version % 1000 === 0) {
+    await db.delete(changes).where(and(eq(changes.tenantId, tenantId), lt(changes.version, version - KEEP_CHANGES)));
+  }
+  return version;
 }
 
 export async function readStats(db: DbOrTx, tenantId: string) {
   const [row] = await db.select().from(tenantStats).where(eq(tenantStats.tenantId, tenantId));
-  return { totalNodes: row?.totalNodes ?? 0, validatedNodes: row?.validatedNodes ?? 0, totalLinks: row?.totalLinks ?? 0 };
+  return {
+    totalNodes: row?.totalNodes ?? 0,
+    validatedNodes: row?.validatedNodes ?? 0,
+    totalLinks: row?.totalLinks ?? 0,
+    version: row?.version ?? 0,
+  };
 }
 
 /** Raw nodes unchanged since `before`: counted on a partial index holding raw nodes only. */

@@ -1,0 +1,5 @@
+/** One entry of a tenant's change log: what a graph-view cache needs to follow a write. */
+export type Change =
+  | { k: 'node'; id: string; title: string; status: string; para: string[] }
+  | { k: 'del'; id: string }
+  | { k: 'links'; id: string; set: Array<{ t: string; type: string; w: number }>; removed: string[] };

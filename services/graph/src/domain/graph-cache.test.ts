@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createLogger } from '@kg/logger';
+import { graphHarness, identity } from '../testing';
+import { loadSnapshot } from '../store/snapshot';
+import { GraphCache } from './graph-cache';
+import { TenantGraph } from './tenant-graph';
+
+let h: Awaited<ReturnType<typeof graphHarness>>;
+beforeAll(async () => {
+  h = await graphHarness();
+});
+afterAll(() => h.database.close());
+
+const plain = (g: TenantGraph) => Object.fromEntries([...g.nodes].sort(([a], [b]) => (a < b ? -1 : 1)));
+
+type Op =
+  | { op: 'links'; src: number; targets: number[]; w: number }
+  | { op: 'status'; n: number; status: 'raw' | 'validated' | 'dismissed' }
+  | { op: 'delete'; n: number };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant('links' as const), src: fc.nat({ max: 5 }), targets: fc.uniqueArray(fc.nat({ max: 5 }), { maxLength: 4 }), w: fc.constantFrom(0.3, 0.6, 1) }),
+  fc.record({ op: fc.constant('status' as const), n: fc.nat({ max: 5 }), status: fc.constantFrom('raw' as const, 'validated' as const, 'dismissed' as const) }),
+  fc.record({ op: fc.constant('delete' as const), n: fc.nat({ max: 5 }) }),
+);
+
+describe('graph-view cache', () => {
+  it('replaying the change log always equals a fresh snapshot (property)', async () => {
+    let tenant = 40;
+    const cache = new GraphCache(h.database.db, createLogger('t', 'silent'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 10 }), async (ops) => {
+        const t = tenant++;
+        const client = h.as(t);
+        const ids: Array<string | null> = [];
+        for (let i = 0; i < 6; i++) ids.push((await client.nodes.create({ title: `n${i}` })).id);
+        await cache.get(identity(t).tenantId);
+        for (const [i, op] of ops.entries()) {
+          if (op.op === 'links' && ids[op.src]) {
+            const links = op.targets.filter((x) => x !== op.src && ids[x]).map((x) => ({ target_id: ids[x]!, type: 'related', weight: op.w }));
+            await client.links.replace({ id: ids[op.src]!, links });
+          } else if (op.op === 'status' && ids[op.n]) {
+            await client.nodes.update({ id: ids[op.n]!, patch: { status: op.status } });
+          } else if (op.op === 'delete' && ids[op.n]) {
+            await client.nodes.delete({ id: ids[op.n]! });
+            ids[op.n] = null;
+          }
+          if (i % 2 === 0) await cache.get(identity(t).tenantId);
+        }
+        const cached = await cache.get(identity(t).tenantId);
+        const fresh = TenantGraph.fromSnapshot(await loadSnapshot(h.database.db, identity(t).tenantId));
+        expect(cached.version).toBe(fresh.version);
+        expect(plain(cached)).toEqual(plain(fresh));
+        expect(cached.linkRows).toBe(fresh.linkRows);
+        expect(cached.hub()).toBe(fresh.hub());
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+});
