@@ -11,6 +11,14 @@ const BATCH = 4000;
  */
 export async function loadGraph(db: Db, tenantId: string, g: SyntheticGraph, log: (s: string) => void): Promise<void> {
   const started = Date.now();
+  // Bulk-load trick: drop the links table's secondary indexes, load, then rebuild them
+  // from their own definitions (read from pg_indexes, so they are exactly the migration's).
+  const defs = (
+    (await db.execute(sql`select indexname, indexdef from pg_indexes where schemaname = 'graph' and tablename = 'links' and indexname not like '%_pk'`)) as unknown as {
+      rows: Array<{ indexname: string; indexdef: string }>;
+    }
+  ).rows;
+  for (const d of defs) await db.execute(sql.raw(`drop index graph."${d.indexname}"`));
   for (let i = 0; i < g.ids.length; i += BATCH) {
     const rows = g.ids.slice(i, i + BATCH).map((id, k) => ({
       id,
@@ -36,6 +44,7 @@ export async function loadGraph(db: Db, tenantId: string, g: SyntheticGraph, log
     await db.insert(links).values(rows);
     if ((i / (BATCH / 2)) % 50 === 0) log(`  links ${i.toLocaleString()} / ${g.a.length.toLocaleString()}`);
   }
+  for (const d of defs) await db.execute(sql.raw(d.indexdef));
   await db.execute(sql`update graph.nodes n set connection_count = c.n from (
     select source_id, count(*)::int as n from graph.links where tenant_id = ${tenantId} group by source_id) c
     where n.tenant_id = ${tenantId} and n.id = c.source_id`);
