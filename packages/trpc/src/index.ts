@@ -3,4 +3,4 @@ export { router, mergeRouters, createCallerFactory, serviceProcedure, tenantProc
 export { defineRouter, type Handlers, type ServiceRouter } from './define-router';
 export { connectService, type ServiceClient, type ServiceHandle, type ServiceTransport } from './client';
 export { problemFromClientError } from './client-error';
-export { problemFromTRPCError, zodFieldErrors, type ProblemData } from './problem';
+export { problemFromAppError, problemFromTRPCError, zodFieldErrors, type ProblemData } from './problem';

@@ -40,18 +40,21 @@ export function zodFieldErrors(err: ZodError): FieldError[] {
   });
 }
 
+/** Problem data of a typed domain error. */
+export function problemFromAppError(err: AppError): ProblemData {
+  return {
+    status: err.status,
+    title: ERROR_TITLE[err.kind],
+    detail: err.message,
+    ...(err.extra.errors ? { errors: err.extra.errors } : {}),
+    ...(err.extra.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.extra.retryAfterSeconds } : {}),
+  };
+}
+
 /** Turns any error a procedure raised into problem data; internal details never leave. */
 export function problemFromTRPCError(error: TRPCError): ProblemData {
   const cause = error.cause;
-  if (cause instanceof AppError) {
-    return {
-      status: cause.status,
-      title: ERROR_TITLE[cause.kind],
-      detail: cause.message,
-      ...(cause.extra.errors ? { errors: cause.extra.errors } : {}),
-      ...(cause.extra.retryAfterSeconds !== undefined ? { retryAfterSeconds: cause.extra.retryAfterSeconds } : {}),
-    };
-  }
+  if (cause instanceof AppError) return problemFromAppError(cause);
   if (cause instanceof ZodError && error.code === 'BAD_REQUEST') {
     return { status: 400, title: ERROR_TITLE.invalid, detail: 'The request failed validation', errors: zodFieldErrors(cause) };
   }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { type AppError, ERROR_TITLE, isAppError, type FieldError } from '@kg/contracts';
-import { problemFromClientError, type ProblemData } from '@kg/trpc';
+import { isAppError, type FieldError } from '@kg/contracts';
+import { problemFromAppError, problemFromClientError, type ProblemData } from '@kg/trpc';
 import type { Logger } from '@kg/logger';
 
 const TYPE_BASE = 'https://kg.dev/problems/';
@@ -43,19 +43,9 @@ export function problem(status: number, title: string, detail: string, errors?: 
   return { status, title, detail, ...(errors ? { errors } : {}) };
 }
 
-function fromAppError(err: AppError): ProblemData {
-  return {
-    status: err.status,
-    title: ERROR_TITLE[err.kind],
-    detail: err.message,
-    ...(err.extra.errors ? { errors: err.extra.errors } : {}),
-    ...(err.extra.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.extra.retryAfterSeconds } : {}),
-  };
-}
-
 /** Maps anything a route threw: domain errors, service errors (either transport), or bugs (500, logged). */
 export function toProblem(err: unknown, service: string, logger: Logger): ProblemData {
-  if (isAppError(err)) return fromAppError(err);
+  if (isAppError(err)) return problemFromAppError(err);
   const fromService = problemFromClientError(err, service);
   if (fromService) {
     if (fromService.status >= 500 && fromService.status !== 501) logger.warn({ service, status: fromService.status }, 'peer failed');
