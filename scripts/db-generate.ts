@@ -15,5 +15,8 @@ for (const service of services) {
   const dir = path.resolve('services', service);
   if (!existsSync(path.join(dir, 'drizzle.config.ts'))) continue;
   console.log(`drizzle-kit generate: ${service}`);
-  execFileSync('drizzle-kit', ['generate', '--config', 'drizzle.config.ts', ...(name ? [name] : [])], { cwd: dir, stdio: 'inherit' });
+  execFileSync('drizzle-kit', ['generate', '--config', 'drizzle.config.ts', ...(name ? [name] : [])], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
 }

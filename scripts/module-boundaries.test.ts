@@ -20,18 +20,26 @@ describe('module boundaries', () => {
   };
 
   it('fails when a service imports another service', async () => {
-    const messages = await lint('services/para/src/probe.ts', "export { createGraphModule } from '@kg/service-graph/module';\n");
+    const messages = await lint(
+      'services/para/src/probe.ts',
+      "export { createGraphModule } from '@kg/service-graph/module';\n",
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]?.message).toContain('type:service');
   });
 
   it('fails when a library imports a service', async () => {
-    const messages = await lint('packages/db/src/probe.ts', "export { createAuthModule } from '@kg/service-auth/module';\n");
+    const messages = await lint(
+      'packages/db/src/probe.ts',
+      "export { createAuthModule } from '@kg/service-auth/module';\n",
+    );
     expect(messages).toHaveLength(1);
   });
 
   it('lets services use libraries and the host mount services', async () => {
     expect(await lint('services/para/src/probe.ts', "export { newId } from '@kg/db';\n")).toHaveLength(0);
-    expect(await lint('services/standalone/src/probe.ts', "export { createGraphModule } from '@kg/service-graph/module';\n")).toHaveLength(0);
+    expect(
+      await lint('services/standalone/src/probe.ts', "export { createGraphModule } from '@kg/service-graph/module';\n"),
+    ).toHaveLength(0);
   });
 });

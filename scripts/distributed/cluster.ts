@@ -43,7 +43,8 @@ function infra(component: string, action: string) {
 
 async function keyMaterial(dir: string) {
   const file = path.join(dir, 'cluster-secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { signingKey: string; pepper: string; internal: string };
+  if (existsSync(file))
+    return JSON.parse(readFileSync(file, 'utf8')) as { signingKey: string; pepper: string; internal: string };
   const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `k-${randomBytes(6).toString('hex')}`, alg: 'EdDSA' };
   const secrets = {
@@ -66,7 +67,10 @@ async function waitReady(url: string, timeoutMs: number, child: ChildProcess, na
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${log}`);
-    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -18,6 +18,8 @@ describe('a service that is down', () => {
     expect((await fetch(`${inject('baseUrl')}/readyz`)).status).toBe(503);
     await control('start', 'graph');
     await eventually(async () => (await fetch(`${inject('baseUrl')}/readyz`)).status === 200, 30_000);
-    expect((await api('GET', `/nodes/${before.id}`, { auth: s.bearer })).body).toMatchObject({ title: 'Before the crash' });
+    expect((await api('GET', `/nodes/${before.id}`, { auth: s.bearer })).body).toMatchObject({
+      title: 'Before the crash',
+    });
   }, 120_000);
 });

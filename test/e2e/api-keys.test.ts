@@ -6,7 +6,14 @@ describe('API keys', () => {
     const s = await newTenant('keys');
     const created = await api('POST', '/auth/api-keys', { auth: s.bearer, body: { name: 'laptop' } });
     expect(created.status).toBe(201);
-    const key = created.body as { id: string; name: string; prefix: string; key: string; last_used_at: null; revoked_at: null };
+    const key = created.body as {
+      id: string;
+      name: string;
+      prefix: string;
+      key: string;
+      last_used_at: null;
+      revoked_at: null;
+    };
     remember(key.key, key.key.split('.')[1]!);
     expect(key).toMatchObject({ name: 'laptop', last_used_at: null, revoked_at: null, created_at: expect.any(String) });
     expect(key.id).toMatch(/^key_/);
@@ -50,7 +57,10 @@ describe('API keys', () => {
     expectProblem(await api('DELETE', '/auth/api-keys/garbage', { auth: a.bearer }), 404);
     expect((await api('GET', '/nodes', { auth: `ApiKey ${body.key}` })).status).toBe(200);
     for (const name of [undefined, '', ' ', 'x'.repeat(101)]) {
-      expectProblem(await api('POST', '/auth/api-keys', { auth: a.bearer, body: name === undefined ? {} : { name } }), 400);
+      expectProblem(
+        await api('POST', '/auth/api-keys', { auth: a.bearer, body: name === undefined ? {} : { name } }),
+        400,
+      );
     }
     expect((await api('POST', '/auth/api-keys', { auth: a.bearer, body: { name: 'x'.repeat(100) } })).status).toBe(201);
   });

@@ -27,7 +27,12 @@ describe('magic-link sign-in', () => {
     remember(token);
     const ok = await api('POST', '/auth/magic-link/verify', { body: { token } });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ expires_in: 900, token_type: 'Bearer', access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(ok.body).toMatchObject({
+      expires_in: 900,
+      token_type: 'Bearer',
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     remember(ok.body.access_token, ok.body.refresh_token);
     expectProblem(await api('POST', '/auth/magic-link/verify', { body: { token } }), 401);
     expectProblem(await api('POST', '/auth/magic-link/verify', { body: { token: 'garbage' } }), 401);
@@ -86,8 +91,16 @@ describe('authentication on protected endpoints', () => {
   ];
   for (const [method, path] of protectedRoutes) {
     it(`${method} ${path}: 401 with WWW-Authenticate for missing, malformed or bad credentials`, async () => {
-      for (const auth of [undefined, 'Basic abc', 'Bearer not.a.jwt', 'ApiKey key_01jd8x6q1bf5r3v2m9w7k4t0za.bogus-secret-value']) {
-        const res = await api(method, path, { ...(auth ? { auth } : {}), ...(method === 'POST' ? { body: { title: 't' } } : {}) });
+      for (const auth of [
+        undefined,
+        'Basic abc',
+        'Bearer not.a.jwt',
+        'ApiKey key_01jd8x6q1bf5r3v2m9w7k4t0za.bogus-secret-value',
+      ]) {
+        const res = await api(method, path, {
+          ...(auth ? { auth } : {}),
+          ...(method === 'POST' ? { body: { title: 't' } } : {}),
+        });
         expectProblem(res, 401);
         expect(res.headers.get('www-authenticate')).toMatch(/Bearer/);
       }

@@ -3,11 +3,24 @@ import { api } from './support/client';
 
 describe('API reference', () => {
   it('serves an OpenAPI 3.1 document generated from the schemas', async () => {
-    const res = await api<{ openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } }>('GET', '/openapi.json');
+    const res = await api<{
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    }>('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\.1/);
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/nodes', '/nodes/{id}', '/nodes/{id}/links', '/nodes/{id}/related', '/auth/api-keys', '/auth/api-keys/{id}', '/auth/magic-link', '/auth/refresh']),
+      expect.arrayContaining([
+        '/nodes',
+        '/nodes/{id}',
+        '/nodes/{id}/links',
+        '/nodes/{id}/related',
+        '/auth/api-keys',
+        '/auth/api-keys/{id}',
+        '/auth/magic-link',
+        '/auth/refresh',
+      ]),
     );
     expect(res.body.paths['/nodes']).toHaveProperty('post');
     expect(res.body.components.schemas).toHaveProperty('Node');

@@ -1,17 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { api, createNode, expectProblem, newTenant, remember } from './support/client';
 
-type Health = { total_nodes: number; validated_nodes: number; total_captures: number; pending_captures: number; total_links: number; stale_nodes: number };
+type Health = {
+  total_nodes: number;
+  validated_nodes: number;
+  total_captures: number;
+  pending_captures: number;
+  total_links: number;
+  stale_nodes: number;
+};
 
 describe('GET /graph-health', () => {
   it('follows every write: nodes, validation, links, deletion', async () => {
     const s = await newTenant('health');
     const health = async () => (await api<Health>('GET', '/graph-health', { auth: s.bearer })).body;
-    expect(await health()).toEqual({ total_nodes: 0, validated_nodes: 0, total_captures: 0, pending_captures: 0, total_links: 0, stale_nodes: 0 });
+    expect(await health()).toEqual({
+      total_nodes: 0,
+      validated_nodes: 0,
+      total_captures: 0,
+      pending_captures: 0,
+      total_links: 0,
+      stale_nodes: 0,
+    });
     const a = await createNode(s.bearer, { title: 'a' });
     const b = await createNode(s.bearer, { title: 'b' });
     const c = await createNode(s.bearer, { title: 'c' });
-    await api('PATCH', `/nodes/${a.id}/links`, { auth: s.bearer, body: { links: [{ target_id: b.id, type: 'related' }, { target_id: c.id, type: 'related' }] } });
+    await api('PATCH', `/nodes/${a.id}/links`, {
+      auth: s.bearer,
+      body: {
+        links: [
+          { target_id: b.id, type: 'related' },
+          { target_id: c.id, type: 'related' },
+        ],
+      },
+    });
     await api('PATCH', `/nodes/${b.id}`, { auth: s.bearer, body: { status: 'validated' } });
     expect(await health()).toMatchObject({ total_nodes: 3, validated_nodes: 1, total_links: 2, stale_nodes: 0 });
     await api('PATCH', `/nodes/${b.id}`, { auth: s.bearer, body: { status: 'validated' } });

@@ -8,16 +8,25 @@ let id: Record<string, string>;
 beforeAll(async () => {
   s = await newTenant('neighbors');
   const leaves = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6', 'l7'];
-  id = await buildGraph(s.bearer, ['hub', ...leaves], leaves.map((l, i) => ['hub', l, [0.3, 0.9, 0.3, 0.5, 1, 0.9, 0.3][i]!] as [string, string, number]));
+  id = await buildGraph(
+    s.bearer,
+    ['hub', ...leaves],
+    leaves.map((l, i) => ['hub', l, [0.3, 0.9, 0.3, 0.5, 1, 0.9, 0.3][i]!] as [string, string, number]),
+  );
 });
 
-const page = (node: string, query: string, auth = s.bearer) => api<NeighborsBody>('GET', `/graph/neighbors/${node}${query}`, { auth });
+const page = (node: string, query: string, auth = s.bearer) =>
+  api<NeighborsBody>('GET', `/graph/neighbors/${node}${query}`, { auth });
 
 async function allPages(node: string, direction: string, limit: number, auth = s.bearer) {
   const pages: NeighborsBody[] = [];
   let cursor: string | null = null;
   do {
-    const res = await page(node, `?direction=${direction}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, auth);
+    const res = await page(
+      node,
+      `?direction=${direction}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      auth,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     pages.push(res.body);
     cursor = res.body.next_cursor;
@@ -33,7 +42,8 @@ describe('GET /graph/neighbors/:id', () => {
     const edges = pages.flatMap((p) => p.edges);
     const weights = edges.map((e) => e.weight);
     expect(weights).toEqual([...weights].sort((x, y) => y - x));
-    for (let i = 1; i < edges.length; i++) if (edges[i]!.weight === edges[i - 1]!.weight) expect(edges[i]!.target > edges[i - 1]!.target).toBe(true);
+    for (let i = 1; i < edges.length; i++)
+      if (edges[i]!.weight === edges[i - 1]!.weight) expect(edges[i]!.target > edges[i - 1]!.target).toBe(true);
     expect(edges.every((e) => e.source === id['hub'])).toBe(true);
     expect(pages[0]!.nodes.every((n) => n.newly_added === true && n.connection_count === 1)).toBe(true);
   });
@@ -54,7 +64,8 @@ describe('GET /graph/neighbors/:id', () => {
   });
 
   it('rejects bad parameters and cursors with 400', async () => {
-    for (const q of ['?direction=up', '?limit=0', '?limit=201', '?limit=x', '?cursor=garbage', '?extra=1']) expectProblem(await page(id['hub']!, q), 400);
+    for (const q of ['?direction=up', '?limit=0', '?limit=201', '?limit=x', '?cursor=garbage', '?extra=1'])
+      expectProblem(await page(id['hub']!, q), 400);
     const first = await page(id['hub']!, '?direction=out&limit=2');
     const cursor = encodeURIComponent(first.body.next_cursor!);
     expectProblem(await page(id['hub']!, `?direction=in&limit=2&cursor=${cursor}`), 400);
@@ -83,7 +94,11 @@ describe('GET /graph/neighbors/:id', () => {
         async (degree, weights, limit) => {
           const t = await newTenant('pages');
           const leaves = Array.from({ length: degree }, (_, i) => `v${i}`);
-          const ids = await buildGraph(t.bearer, ['c', ...leaves], leaves.map((l, i) => ['c', l, weights[i]!] as [string, string, number]));
+          const ids = await buildGraph(
+            t.bearer,
+            ['c', ...leaves],
+            leaves.map((l, i) => ['c', l, weights[i]!] as [string, string, number]),
+          );
           for (const direction of ['out', 'in', 'both']) {
             const pages = await allPages(ids['c']!, direction, limit, t.bearer);
             const seen = pages.flatMap((p) => p.edges.map((e) => `${e.source}>${e.target}`));

@@ -36,7 +36,12 @@ describe('GET /graph/seed', () => {
     expect(names(res.body.frontier_ids)).toEqual(['b']);
     expect(res.body.edges).toEqual([expect.objectContaining({ link_type: 'related', weight: 1 })]);
     expect(res.body.meta).toEqual({ node_count: 2, edge_count: 1, depth: 1 });
-    expect(res.body.nodes[0]).toMatchObject({ title: 'a', para_category: null, para_item_id: null, connection_count: 1 });
+    expect(res.body.nodes[0]).toMatchObject({
+      title: 'a',
+      para_category: null,
+      para_item_id: null,
+      connection_count: 1,
+    });
   });
 
   it('depth 2 and 3 along the chain and across the star', async () => {
@@ -64,7 +69,14 @@ describe('GET /graph/seed', () => {
 
   it('never seeds on, nor returns, dismissed nodes', async () => {
     const t = await newTenant('seed-dismissed');
-    const ids = await buildGraph(t.bearer, ['hub', 'x', 'y'], [['hub', 'x', 1], ['hub', 'y', 1]]);
+    const ids = await buildGraph(
+      t.bearer,
+      ['hub', 'x', 'y'],
+      [
+        ['hub', 'x', 1],
+        ['hub', 'y', 1],
+      ],
+    );
     await api('PATCH', `/nodes/${ids['hub']}`, { auth: t.bearer, body: { status: 'dismissed' } });
     expectProblem(await seed(`?seed=${ids['hub']}`, t.bearer), 404);
     const res = await seed('', t.bearer);
@@ -74,13 +86,20 @@ describe('GET /graph/seed', () => {
 
   it('answers an empty view for an empty tenant', async () => {
     const t = await newTenant('seed-empty');
-    expect((await seed('', t.bearer)).body).toEqual({ seed_id: null, nodes: [], edges: [], frontier_ids: [], meta: { node_count: 0, edge_count: 0, depth: 1 } });
+    expect((await seed('', t.bearer)).body).toEqual({
+      seed_id: null,
+      nodes: [],
+      edges: [],
+      frontier_ids: [],
+      meta: { node_count: 0, edge_count: 0, depth: 1 },
+    });
   });
 
   it("answers 404 for unknown, malformed and other tenants' seeds", async () => {
     const other = await newTenant('seed-other');
     const foreign = await createNode(other.bearer, { title: 'foreign' });
-    for (const q of [`?seed=${foreign.id}`, '?seed=node_01jd8x6q1bf5r3v2m9w7k4t0za', '?seed=nope']) expectProblem(await seed(q), 404);
+    for (const q of [`?seed=${foreign.id}`, '?seed=node_01jd8x6q1bf5r3v2m9w7k4t0za', '?seed=nope'])
+      expectProblem(await seed(q), 404);
   });
 
   it('rejects invalid parameters with 400', async () => {

@@ -14,15 +14,24 @@ describe('HTTP hygiene', () => {
   });
 
   it('caps JSON bodies at 2 MiB (413) and rejects malformed JSON (400)', async () => {
-    const big = await api('POST', '/nodes', { auth: s.bearer, body: { title: 'big', content: 'x'.repeat(2 * 1024 * 1024 + 10) } });
+    const big = await api('POST', '/nodes', {
+      auth: s.bearer,
+      body: { title: 'big', content: 'x'.repeat(2 * 1024 * 1024 + 10) },
+    });
     expectProblem(big, 413);
     expectProblem(await api('POST', '/nodes', { auth: s.bearer, raw: '{"title": ' }), 400);
-    const near = await api('POST', '/nodes', { auth: s.bearer, body: { title: 'near', content: 'x'.repeat(1_000_000) } });
+    const near = await api('POST', '/nodes', {
+      auth: s.bearer,
+      body: { title: 'near', content: 'x'.repeat(1_000_000) },
+    });
     expect(near.status).toBe(201);
   });
 
   it('rejects non-JSON bodies with 415', async () => {
-    expectProblem(await api('POST', '/nodes', { auth: s.bearer, raw: 'title=x', headers: { 'content-type': 'text/plain' } }), 415);
+    expectProblem(
+      await api('POST', '/nodes', { auth: s.bearer, raw: 'title=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+    );
   });
 
   it('sends security headers and hides the framework', async () => {

@@ -6,15 +6,26 @@ let s: Session;
 let a: string, b: string, c: string;
 beforeAll(async () => {
   s = await newTenant('links');
-  [a, b, c] = await Promise.all(['A', 'B', 'C'].map(async (title) => (await createNode(s.bearer, { title })).id)) as [string, string, string];
+  [a, b, c] = (await Promise.all(['A', 'B', 'C'].map(async (title) => (await createNode(s.bearer, { title })).id))) as [
+    string,
+    string,
+    string,
+  ];
 });
 
-const replace = (id: string, links: unknown[]) => api('PATCH', `/nodes/${id}/links`, { auth: s.bearer, body: { links } });
-const related = (id: string, limit = 500) => api<{ nodes: Array<{ id: string; relationship_type: string }> }>('GET', `/nodes/${id}/related?limit=${limit}`, { auth: s.bearer });
+const replace = (id: string, links: unknown[]) =>
+  api('PATCH', `/nodes/${id}/links`, { auth: s.bearer, body: { links } });
+const related = (id: string, limit = 500) =>
+  api<{ nodes: Array<{ id: string; relationship_type: string }> }>('GET', `/nodes/${id}/related?limit=${limit}`, {
+    auth: s.bearer,
+  });
 
 describe('PATCH /nodes/:id/links', () => {
   it('replaces links, creates the reverse ones, and sorts by weight', async () => {
-    const res = await replace(a, [{ target_id: b, type: 'supports', weight: 0.4 }, { target_id: c, type: 'references' }]);
+    const res = await replace(a, [
+      { target_id: b, type: 'supports', weight: 0.4 },
+      { target_id: c, type: 'references' },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       links: [
@@ -27,7 +38,10 @@ describe('PATCH /nodes/:id/links', () => {
   });
 
   it('removes dropped links in both directions', async () => {
-    await replace(a, [{ target_id: b, type: 'related' }, { target_id: c, type: 'related' }]);
+    await replace(a, [
+      { target_id: b, type: 'related' },
+      { target_id: c, type: 'related' },
+    ]);
     const res = await replace(a, [{ target_id: c, type: 'related' }]);
     expect(res.body.links.map((l: { target_id: string }) => l.target_id)).toEqual([c]);
     expect((await related(b)).body.nodes).toEqual([]);
@@ -40,7 +54,10 @@ describe('PATCH /nodes/:id/links', () => {
     const foreign = (await createNode(other.bearer, { title: 'F' })).id;
     const cases: unknown[][] = [
       [{ target_id: a, type: 'related' }],
-      [{ target_id: b, type: 'related' }, { target_id: b, type: 'supports' }],
+      [
+        { target_id: b, type: 'related' },
+        { target_id: b, type: 'supports' },
+      ],
       [{ target_id: 'node_01jd8x6q1bf5r3v2m9w7k4t0za', type: 'related' }],
       [{ target_id: 'garbage', type: 'related' }],
       [{ target_id: foreign, type: 'related' }],
@@ -74,7 +91,10 @@ describe('GET /nodes/:id/related', () => {
   });
 
   it('honours the limit and orders by weight', async () => {
-    await replace(a, [{ target_id: b, type: 'related', weight: 0.2 }, { target_id: c, type: 'related', weight: 0.9 }]);
+    await replace(a, [
+      { target_id: b, type: 'related', weight: 0.2 },
+      { target_id: c, type: 'related', weight: 0.9 },
+    ]);
     expect((await related(a, 1)).body.nodes.map((n) => n.id)).toEqual([c]);
   });
 });
@@ -86,18 +106,31 @@ describe('link symmetry (property, through the REST API)', () => {
     for (let i = 0; i < 4; i++) ids.push((await createNode(t.bearer, { title: `n${i}` })).id);
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ src: fc.nat({ max: 3 }), targets: fc.uniqueArray(fc.nat({ max: 3 }), { maxLength: 3 }), w: fc.constantFrom(0.5, 1) }), {
-          minLength: 1,
-          maxLength: 5,
-        }),
+        fc.array(
+          fc.record({
+            src: fc.nat({ max: 3 }),
+            targets: fc.uniqueArray(fc.nat({ max: 3 }), { maxLength: 3 }),
+            w: fc.constantFrom(0.5, 1),
+          }),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
         async (steps) => {
           for (const step of steps) {
-            const links = step.targets.filter((x) => x !== step.src).map((x) => ({ target_id: ids[x]!, type: 'related', weight: step.w }));
-            expect((await api('PATCH', `/nodes/${ids[step.src]}/links`, { auth: t.bearer, body: { links } })).status).toBe(200);
+            const links = step.targets
+              .filter((x) => x !== step.src)
+              .map((x) => ({ target_id: ids[x]!, type: 'related', weight: step.w }));
+            expect(
+              (await api('PATCH', `/nodes/${ids[step.src]}/links`, { auth: t.bearer, body: { links } })).status,
+            ).toBe(200);
           }
           const neighbours = new Map<string, Set<string>>();
           for (const id of ids) {
-            const r = await api<{ nodes: Array<{ id: string }> }>('GET', `/nodes/${id}/related?limit=500`, { auth: t.bearer });
+            const r = await api<{ nodes: Array<{ id: string }> }>('GET', `/nodes/${id}/related?limit=500`, {
+              auth: t.bearer,
+            });
             neighbours.set(id, new Set(r.body.nodes.map((n) => n.id)));
           }
           for (const [id, set] of neighbours) for (const n of set) expect(neighbours.get(n)?.has(id)).toBe(true);

@@ -5,7 +5,9 @@ let s: Session;
 const ids: Record<string, string> = {};
 beforeAll(async () => {
   s = await newTenant('list');
-  ids['body'] = (await createNode(s.bearer, { title: 'Gardening notes', content: 'Compost feeds photosynthesis in leaves.' })).id;
+  ids['body'] = (
+    await createNode(s.bearer, { title: 'Gardening notes', content: 'Compost feeds photosynthesis in leaves.' })
+  ).id;
   ids['title'] = (await createNode(s.bearer, { title: 'Photosynthesis', content: 'Light into sugar.' })).id;
   for (let i = 0; i < 23; i++) await createNode(s.bearer, { title: `Filler ${i}`, content: 'nothing relevant' });
   await api('PATCH', `/nodes/${ids['body']}`, { auth: s.bearer, body: { status: 'validated' } });
@@ -51,7 +53,18 @@ describe('GET /nodes', () => {
   });
 
   it('rejects every out-of-range or unknown parameter with 400', async () => {
-    for (const q of ['?per_page=101', '?per_page=0', '?page=0', '?page=-1', '?page=abc', `?query=${'a'.repeat(501)}`, '?status=archived', '?orphan=yes', '?mode=fuzzy', '?sort=title']) {
+    for (const q of [
+      '?per_page=101',
+      '?per_page=0',
+      '?page=0',
+      '?page=-1',
+      '?page=abc',
+      `?query=${'a'.repeat(501)}`,
+      '?status=archived',
+      '?orphan=yes',
+      '?mode=fuzzy',
+      '?sort=title',
+    ]) {
       const p = expectProblem(await list(q), 400);
       expect(p.errors?.[0]?.path).toMatch(/^query\./);
     }

@@ -10,7 +10,13 @@ describe('POST /nodes', () => {
   it('creates a raw node with content as body_markdown (201)', async () => {
     const res = await api('POST', '/nodes', {
       auth: s.bearer,
-      body: { title: 'Spaced repetition', content: '# Review', summary: 'Intervals', tags: ['learning'], para_item_ids: [] },
+      body: {
+        title: 'Spaced repetition',
+        content: '# Review',
+        summary: 'Intervals',
+        tags: ['learning'],
+        para_item_ids: [],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -33,13 +39,24 @@ describe('POST /nodes', () => {
   });
 
   it('validates title, unknown fields, types and PARA ids (400)', async () => {
-    for (const body of [{}, { title: '' }, { title: '   ' }, { title: 'x'.repeat(501) }, { title: 1 }, { title: 'ok', body: 'typo' }, { title: 'ok', tags: 'x' }]) {
+    for (const body of [
+      {},
+      { title: '' },
+      { title: '   ' },
+      { title: 'x'.repeat(501) },
+      { title: 1 },
+      { title: 'ok', body: 'typo' },
+      { title: 'ok', tags: 'x' },
+    ]) {
       const p = expectProblem(await api('POST', '/nodes', { auth: s.bearer, body }), 400);
       expect(p.errors?.length).toBeGreaterThan(0);
     }
     expect((await api('POST', '/nodes', { auth: s.bearer, body: { title: 'x'.repeat(500) } })).status).toBe(201);
     const p = expectProblem(
-      await api('POST', '/nodes', { auth: s.bearer, body: { title: 'x', para_item_ids: ['para_01jd8x6q1bf5r3v2m9w7k4t0za'] } }),
+      await api('POST', '/nodes', {
+        auth: s.bearer,
+        body: { title: 'x', para_item_ids: ['para_01jd8x6q1bf5r3v2m9w7k4t0za'] },
+      }),
       400,
     );
     expect(p.errors?.[0]?.path).toBe('para_item_ids.0');
@@ -59,11 +76,22 @@ describe('GET, PATCH and DELETE /nodes/:id', () => {
     await new Promise((r) => setTimeout(r, 10));
     const res = await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body: { status: 'validated', content: 'b' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ title: 'Draft', body_markdown: 'b', status: 'validated', tags: ['x'], created_at: n.created_at });
+    expect(res.body).toMatchObject({
+      title: 'Draft',
+      body_markdown: 'b',
+      status: 'validated',
+      tags: ['x'],
+      created_at: n.created_at,
+    });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(n.updated_at));
-    const again = await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body: { title: 'Final', tags: [], summary: 'S' } });
+    const again = await api('PATCH', `/nodes/${n.id}`, {
+      auth: s.bearer,
+      body: { title: 'Final', tags: [], summary: 'S' },
+    });
     expect(again.body).toMatchObject({ title: 'Final', tags: [], summary: 'S', status: 'validated' });
-    expect((await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body: { status: 'dismissed' } })).body.status).toBe('dismissed');
+    expect((await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body: { status: 'dismissed' } })).body.status).toBe(
+      'dismissed',
+    );
   });
 
   it('rejects invalid patches (400) and unknown nodes (404)', async () => {
@@ -71,13 +99,19 @@ describe('GET, PATCH and DELETE /nodes/:id', () => {
     for (const body of [{ status: 'archived' }, { title: '' }, { para_item_ids: [] }, { unknown: true }]) {
       expectProblem(await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body }), 400);
     }
-    expectProblem(await api('PATCH', '/nodes/node_01jd8x6q1bf5r3v2m9w7k4t0za', { auth: s.bearer, body: { title: 'x' } }), 404);
+    expectProblem(
+      await api('PATCH', '/nodes/node_01jd8x6q1bf5r3v2m9w7k4t0za', { auth: s.bearer, body: { title: 'x' } }),
+      404,
+    );
   });
 
   it('deletes with 204 and removes the links on both sides', async () => {
     const a = await createNode(s.bearer, { title: 'A' });
     const b = await createNode(s.bearer, { title: 'B' });
-    await api('PATCH', `/nodes/${a.id}/links`, { auth: s.bearer, body: { links: [{ target_id: b.id, type: 'related' }] } });
+    await api('PATCH', `/nodes/${a.id}/links`, {
+      auth: s.bearer,
+      body: { links: [{ target_id: b.id, type: 'related' }] },
+    });
     const del = await api('DELETE', `/nodes/${a.id}`, { auth: s.bearer });
     expect(del.status).toBe(204);
     expectProblem(await api('GET', `/nodes/${a.id}`, { auth: s.bearer }), 404);

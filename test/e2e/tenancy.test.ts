@@ -12,7 +12,13 @@ describe('tenant isolation', () => {
     expectProblem(await api('DELETE', `/nodes/${n.id}`, { auth: b.bearer }), 404);
     expectProblem(await api('PATCH', `/nodes/${n.id}/links`, { auth: b.bearer, body: { links: [] } }), 404);
     expectProblem(await api('GET', `/nodes/${n.id}/related?limit=5`, { auth: b.bearer }), 404);
-    expectProblem(await api('PATCH', `/nodes/${partner.id}/links`, { auth: b.bearer, body: { links: [{ target_id: n.id, type: 'related' }] } }), 400);
+    expectProblem(
+      await api('PATCH', `/nodes/${partner.id}/links`, {
+        auth: b.bearer,
+        body: { links: [{ target_id: n.id, type: 'related' }] },
+      }),
+      400,
+    );
     const listed = await api<{ data: unknown[]; total: number }>('GET', '/nodes?query=secret', { auth: b.bearer });
     expect(listed.body.total).toBe(0);
     expect((await api('GET', `/nodes/${n.id}`, { auth: a.bearer })).body).toMatchObject({ title: 'Secret plans' });

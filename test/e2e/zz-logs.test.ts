@@ -9,7 +9,9 @@ describe('server logs', () => {
     expect(existsSync(logPath)).toBe(true);
     const log = readFileSync(logPath, 'utf8');
     expect(log.length).toBeGreaterThan(0);
-    const secrets = readFileSync(inject('secretsPath'), 'utf8').split('\n').filter((s) => s.length >= 16);
+    const secrets = readFileSync(inject('secretsPath'), 'utf8')
+      .split('\n')
+      .filter((s) => s.length >= 16);
     expect(secrets.length).toBeGreaterThan(20);
     const leaked = secrets.filter((s) => log.includes(s));
     expect(leaked).toEqual([]);

@@ -30,7 +30,11 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
   });
   const admin = kafka.admin();
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+  });
   const subscriptions: Array<Subscription<Topic>> = [];
   const consumers: Consumer[] = [];
   let producerConnected: Promise<void> | null = null;
@@ -113,7 +117,9 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     await connectProducer();
     await producer.send({
       topic: deadLetterTopic(topic),
-      messages: [{ key: message.key, value: message.value, headers: { error: error.slice(0, 1000), 'original-topic': topic } }],
+      messages: [
+        { key: message.key, value: message.value, headers: { error: error.slice(0, 1000), 'original-topic': topic } },
+      ],
     });
   }
 

@@ -12,7 +12,9 @@ interface Group {
  * at a time, in publish order, with bounded retries; a message that keeps failing is
  * kept as dead-lettered (and logged) rather than lost.
  */
-export function createMemoryBus(logger: Logger): EventBus & { deadLetters: Array<{ topic: string; message: BusMessage; error: string }>; drain(): Promise<void> } {
+export function createMemoryBus(
+  logger: Logger,
+): EventBus & { deadLetters: Array<{ topic: string; message: BusMessage; error: string }>; drain(): Promise<void> } {
   const groups = new Map<Topic, Group[]>();
   const deadLetters: Array<{ topic: string; message: BusMessage; error: string }> = [];
 

@@ -26,7 +26,8 @@ let database: Database | null = null;
 async function setup() {
   database = await openDatabase({ dataDir: null });
   await database.db.execute(sql`create schema relay_test`);
-  await database.db.execute(sql`create table relay_test.outbox (id text primary key, seq bigint generated always as identity, topic text not null, key text not null,
+  await database.db
+    .execute(sql`create table relay_test.outbox (id text primary key, seq bigint generated always as identity, topic text not null, key text not null,
     payload jsonb not null, created_at timestamptz not null default clock_timestamp(), published_at timestamptz, attempts integer not null default 0)`);
   return database;
 }

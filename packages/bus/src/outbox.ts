@@ -66,7 +66,15 @@ export function createOutboxRelay(opts: {
       await tx
         .update(table)
         .set({ publishedAt: new Date(), attempts: sql`${table.attempts} + 1` })
-        .where(and(inArray(table.id, rows.map((r) => r.id)), isNull(table.publishedAt)));
+        .where(
+          and(
+            inArray(
+              table.id,
+              rows.map((r) => r.id),
+            ),
+            isNull(table.publishedAt),
+          ),
+        );
       return rows.length;
     });
   }
@@ -128,4 +136,3 @@ export function createOutboxRelay(opts: {
     },
   };
 }
-

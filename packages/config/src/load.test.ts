@@ -8,7 +8,12 @@ const schema = z.object({ PORT: port(8080), DATABASE_URL: z.url(), DEBUG: bool(f
 describe('loadConfig', () => {
   it('parses and applies defaults', () => {
     const cfg = loadConfig('x', schema, { DATABASE_URL: 'postgres://a@b/c', ORIGINS: 'http://a, http://b' });
-    expect(cfg).toEqual({ PORT: 8080, DATABASE_URL: 'postgres://a@b/c', DEBUG: false, ORIGINS: ['http://a', 'http://b'] });
+    expect(cfg).toEqual({
+      PORT: 8080,
+      DATABASE_URL: 'postgres://a@b/c',
+      DEBUG: false,
+      ORIGINS: ['http://a', 'http://b'],
+    });
   });
 
   it('names every missing or invalid variable', () => {

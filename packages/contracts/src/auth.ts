@@ -12,8 +12,14 @@ export const MagicLinkRequest = z.object({ email: Email }).strict().meta({ id: '
 export const MagicLinkAccepted = z
   .object({ status: z.literal('accepted'), detail: z.string() })
   .meta({ id: 'MagicLinkAccepted' });
-export const MagicLinkVerify = z.object({ token: z.string().min(1).max(200) }).strict().meta({ id: 'MagicLinkVerify' });
-export const RefreshRequest = z.object({ refresh_token: z.string().min(1).max(200) }).strict().meta({ id: 'RefreshRequest' });
+export const MagicLinkVerify = z
+  .object({ token: z.string().min(1).max(200) })
+  .strict()
+  .meta({ id: 'MagicLinkVerify' });
+export const RefreshRequest = z
+  .object({ refresh_token: z.string().min(1).max(200) })
+  .strict()
+  .meta({ id: 'RefreshRequest' });
 
 export const TokenPair = z
   .object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-export const Timestamp = z.iso.datetime({ offset: false }).meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T12:00:00.000Z' });
+export const Timestamp = z.iso
+  .datetime({ offset: false })
+  .meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T12:00:00.000Z' });
 
 /** A positive integer query parameter; strings are coerced, out-of-range values rejected (never clamped). */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-export const queryBool = z
-  .enum(['true', 'false'])
-  .transform((v) => v === 'true');
+export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const PageQuery = z.object({
   page: queryInt(1, 1_000_000).default(1).meta({ description: 'Page number, from 1' }),

@@ -63,7 +63,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
-export const invalid = (message: string, errors?: FieldError[]) => new AppError('invalid', message, errors ? { errors } : {});
+export const invalid = (message: string, errors?: FieldError[]) =>
+  new AppError('invalid', message, errors ? { errors } : {});
 export const conflict = (message: string) => new AppError('conflict', message);
 export const unauthorized = (message = 'Missing or invalid credentials') => new AppError('unauthorized', message);
 export const notImplemented = (what: string) =>

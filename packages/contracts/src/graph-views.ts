@@ -24,7 +24,11 @@ export const MAX_NODES_LIMIT = 2000;
 
 export const SeedQuery = z
   .object({
-    seed: z.string().max(64).optional().meta({ description: 'Seed node id; default: the hub (highest connection_count, then id)' }),
+    seed: z
+      .string()
+      .max(64)
+      .optional()
+      .meta({ description: 'Seed node id; default: the hub (highest connection_count, then id)' }),
     depth: z.coerce.number().int().min(1).max(3).default(1).meta({ description: 'BFS depth, 1 to 3' }),
     max_nodes: z.coerce
       .number()
@@ -32,7 +36,9 @@ export const SeedQuery = z
       .min(1)
       .max(MAX_NODES_LIMIT)
       .default(MAX_NODES_DEFAULT)
-      .meta({ description: `Most nodes returned, 1 to ${MAX_NODES_LIMIT} (default ${MAX_NODES_DEFAULT}); strongest links kept` }),
+      .meta({
+        description: `Most nodes returned, 1 to ${MAX_NODES_LIMIT} (default ${MAX_NODES_DEFAULT}); strongest links kept`,
+      }),
   })
   .strict();
 export type SeedQuery = z.infer<typeof SeedQuery>;

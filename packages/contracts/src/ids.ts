@@ -33,7 +33,10 @@ export function isId(kind: IdKind, value: string): boolean {
 export const idSchema = (kind: IdKind) =>
   z.string().regex(idPattern(kind), `must be a ${ID_PREFIXES[kind]}_ identifier`);
 
-export const NodeId = idSchema('node').meta({ description: 'Node identifier, e.g. node_01jd…', example: 'node_01jd8x6q1bf5r3v2m9w7k4t0za' });
+export const NodeId = idSchema('node').meta({
+  description: 'Node identifier, e.g. node_01jd…',
+  example: 'node_01jd8x6q1bf5r3v2m9w7k4t0za',
+});
 export const ParaItemId = idSchema('para').meta({ description: 'PARA item identifier, e.g. para_01jd…' });
 export const CaptureId = idSchema('capture');
 export const ApiKeyId = idSchema('apiKey');

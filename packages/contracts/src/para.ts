@@ -22,7 +22,11 @@ export const ParaItem = z
 export type ParaItem = z.infer<typeof ParaItem>;
 
 export const CreateParaItemInput = z
-  .object({ category: ParaCategory, label: z.string().trim().min(1).max(200), description: z.string().max(5000).optional() })
+  .object({
+    category: ParaCategory,
+    label: z.string().trim().min(1).max(200),
+    description: z.string().max(5000).optional(),
+  })
   .strict()
   .meta({ id: 'CreateParaItemInput' });
 

@@ -11,7 +11,11 @@ import type { z } from 'zod';
  */
 export type Level = 'service' | 'tenant';
 
-export interface ProcedureContract<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, L extends Level = Level> {
+export interface ProcedureContract<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  L extends Level = Level,
+> {
   readonly __procedure: true;
   readonly kind: 'query' | 'mutation';
   readonly level: L;

@@ -39,7 +39,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       db: db as unknown as Db,
       ping: () => ping(db as unknown as Db),
       close: () => pool.end(),
-      migrate: (m) => migrate(db, { migrationsFolder: m.migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: `migrations_${m.schema}` }),
+      migrate: (m) =>
+        migrate(db, {
+          migrationsFolder: m.migrationsFolder,
+          migrationsSchema: MIGRATIONS_SCHEMA,
+          migrationsTable: `migrations_${m.schema}`,
+        }),
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -59,7 +64,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     db: db as unknown as Db,
     ping: () => ping(db as unknown as Db),
     close: () => client.close(),
-    migrate: (m) => migrate(db, { migrationsFolder: m.migrationsFolder, migrationsSchema: MIGRATIONS_SCHEMA, migrationsTable: `migrations_${m.schema}` }),
+    migrate: (m) =>
+      migrate(db, {
+        migrationsFolder: m.migrationsFolder,
+        migrationsSchema: MIGRATIONS_SCHEMA,
+        migrationsTable: `migrations_${m.schema}`,
+      }),
   };
 }
 

@@ -16,11 +16,17 @@ export function outboxTable(schema: PgSchema) {
       topic: text().notNull(),
       key: text().notNull(),
       payload: jsonb().notNull(),
-      createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
+      createdAt: timestamp({ withTimezone: true, mode: 'date' })
+        .notNull()
+        .default(sql`now()`),
       publishedAt: timestamp({ withTimezone: true, mode: 'date' }),
       attempts: integer().notNull().default(0),
     },
-    (t) => [index('outbox_pending_idx').on(t.seq).where(sql`${t.publishedAt} is null`)],
+    (t) => [
+      index('outbox_pending_idx')
+        .on(t.seq)
+        .where(sql`${t.publishedAt} is null`),
+    ],
   );
 }
 

@@ -12,7 +12,9 @@ export function processedEventsTable(schema: PgSchema) {
     {
       consumer: text().notNull(),
       eventId: text().notNull(),
-      processedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
+      processedAt: timestamp({ withTimezone: true, mode: 'date' })
+        .notNull()
+        .default(sql`now()`),
     },
     (t) => [primaryKey({ columns: [t.consumer, t.eventId] })],
   );

@@ -26,7 +26,9 @@ export function createCursorStore<S>(kv: KvStore, namespace: string, ttlSeconds 
       return id;
     },
     async resume(cursor, binding) {
-      const bad = invalid('Invalid or expired cursor', [{ path: 'cursor', message: 'not a cursor issued for this request, or expired' }]);
+      const bad = invalid('Invalid or expired cursor', [
+        { path: 'cursor', message: 'not a cursor issued for this request, or expired' },
+      ]);
       if (!CURSOR_PATTERN.test(cursor)) throw bad;
       const raw = await kv.get(key(cursor));
       if (!raw) throw bad;

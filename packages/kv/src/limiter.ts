@@ -7,10 +7,20 @@ export function wrapLimiter(limiter: RateLimiterAbstract, points: number): RateL
     async consume(key, cost = 1): Promise<RateLimitResult> {
       try {
         const res = await limiter.consume(key, cost);
-        return { allowed: true, limit: points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+        return {
+          allowed: true,
+          limit: points,
+          remaining: res.remainingPoints,
+          resetSeconds: Math.ceil(res.msBeforeNext / 1000),
+        };
       } catch (err) {
         if (err instanceof RateLimiterRes) {
-          return { allowed: false, limit: points, remaining: 0, resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+          return {
+            allowed: false,
+            limit: points,
+            remaining: 0,
+            resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)),
+          };
         }
         throw err;
       }

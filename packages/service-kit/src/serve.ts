@@ -38,21 +38,28 @@ export async function serveService(opts: ServeOptions): Promise<{ server: Server
     async (req, res, next) => {
       const token = req.header('x-internal-token');
       if (!token) {
-        res.status(401).type('application/problem+json').json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'internal token required' });
+        res
+          .status(401)
+          .type('application/problem+json')
+          .json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'internal token required' });
         return;
       }
       try {
         res.locals['claims'] = await tokens.verify(token, module.name);
         next();
       } catch {
-        res.status(401).type('application/problem+json').json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'invalid internal token' });
+        res
+          .status(401)
+          .type('application/problem+json')
+          .json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'invalid internal token' });
       }
     },
     createExpressMiddleware({
       router: module.router,
       createContext: ({ res }): CallContext => res.locals['claims'] as CallContext,
       onError: ({ error, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, path }, 'procedure failed');
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          logger.error({ err: error.cause ?? error, path }, 'procedure failed');
       },
     }),
   );

@@ -31,7 +31,11 @@ export function createInternalTokens(secret: string, ttlSeconds = 60): InternalT
         .sign(key);
     },
     async verify(token, audience) {
-      const { payload } = await jwtVerify(token, key, { audience, algorithms: ['HS256'], maxTokenAge: `${ttlSeconds + 5}s` });
+      const { payload } = await jwtVerify(token, key, {
+        audience,
+        algorithms: ['HS256'],
+        maxTokenAge: `${ttlSeconds + 5}s`,
+      });
       const iss = payload.iss ?? '';
       if (!iss.startsWith(ISSUER_PREFIX)) throw new Error('not an internal token');
       const identity = payload['idn'] == null ? null : Identity.parse(payload['idn']);

@@ -9,5 +9,9 @@ export function problemFromClientError(err: unknown, service: string): ProblemDa
   if (!(err instanceof TRPCClientError)) return null;
   const data = (err.data ?? null) as { problem?: ProblemData } | null;
   if (data?.problem) return data.problem;
-  return { status: 503, title: 'Service unavailable', detail: `The ${service} service is unavailable; try again shortly` };
+  return {
+    status: 503,
+    title: 'Service unavailable',
+    detail: `The ${service} service is unavailable; try again shortly`,
+  };
 }

@@ -21,8 +21,7 @@ export interface ServiceHandle<T extends ContractTree> {
 
 /** How to reach a service: in-process (one-process host) or tRPC over HTTP (distributed). */
 export type ServiceTransport =
-  | { kind: 'local'; router: AnyRouter }
-  | { kind: 'http'; url: string; tokens: InternalTokens; timeoutMs?: number };
+  { kind: 'local'; router: AnyRouter } | { kind: 'http'; url: string; tokens: InternalTokens; timeoutMs?: number };
 
 type Untyped = TRPCUntypedClient<AnyRouter>;
 
@@ -33,8 +32,7 @@ function proxy<T extends ContractTree>(contract: T, untyped: Untyped, prefix: st
     if (isProcedure(node)) {
       const name = path.join('.');
       out[key] = async (input: unknown) => {
-        const result =
-          node.kind === 'query' ? await untyped.query(name, input) : await untyped.mutation(name, input);
+        const result = node.kind === 'query' ? await untyped.query(name, input) : await untyped.mutation(name, input);
         return node.output.parse(result);
       };
     } else {
@@ -44,7 +42,12 @@ function proxy<T extends ContractTree>(contract: T, untyped: Untyped, prefix: st
   return out as ServiceClient<T>;
 }
 
-function untypedClient(caller: string, service: string, transport: ServiceTransport, identity: Identity | null): Untyped {
+function untypedClient(
+  caller: string,
+  service: string,
+  transport: ServiceTransport,
+  identity: Identity | null,
+): Untyped {
   if (transport.kind === 'local') {
     return createTRPCUntypedClient({
       links: [localLink({ router: transport.router, createContext: async () => ({ caller, identity }) })],

@@ -23,7 +23,11 @@ const router = defineRouter(contract, {
   },
 });
 
-const identity = { tenantId: 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za', subject: 'u', credential: { kind: 'jwt' as const, id: 'j' } };
+const identity = {
+  tenantId: 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za',
+  subject: 'u',
+  credential: { kind: 'jwt' as const, id: 'j' },
+};
 const handle = connectService('test', 'items', contract, { kind: 'local', router });
 
 async function problemOf(p: Promise<unknown>) {

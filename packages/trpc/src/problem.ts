@@ -56,7 +56,12 @@ export function problemFromTRPCError(error: TRPCError): ProblemData {
   const cause = error.cause;
   if (cause instanceof AppError) return problemFromAppError(cause);
   if (cause instanceof ZodError && error.code === 'BAD_REQUEST') {
-    return { status: 400, title: ERROR_TITLE.invalid, detail: 'The request failed validation', errors: zodFieldErrors(cause) };
+    return {
+      status: 400,
+      title: ERROR_TITLE.invalid,
+      detail: 'The request failed validation',
+      errors: zodFieldErrors(cause),
+    };
   }
   const status = getHTTPStatusCodeFromError(error);
   if (status >= 500) return { status, title: 'Internal error', detail: 'An unexpected error occurred' };

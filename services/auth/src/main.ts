@@ -4,7 +4,13 @@ import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { authConfigSchema } from './config';
-import { authMigrations, createAuthModule, createOutboxTransport, createSmtpTransport, keyMaterialFromSecrets } from './module';
+import {
+  authMigrations,
+  createAuthModule,
+  createOutboxTransport,
+  createSmtpTransport,
+  keyMaterialFromSecrets,
+} from './module';
 
 try {
   const config = loadConfig('auth', authConfigSchema);

@@ -34,10 +34,18 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => problemFromClientError(e, 'auth')?.status);
+const statusOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: unknown) => problemFromClientError(e, 'auth')?.status,
+  );
 const lastMailTo = (email: string) => {
-  const files = readdirSync(outbox).filter((f) => f.endsWith('.json')).sort();
-  const mails = files.map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; token: string; text: string });
+  const files = readdirSync(outbox)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  const mails = files.map(
+    (f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; token: string; text: string },
+  );
   return mails.filter((m) => m.to === email).at(-1)!;
 };
 async function signIn(email: string) {
@@ -103,7 +111,11 @@ describe('API keys', () => {
     const rows = await database.db.select().from(apiKeys);
     expect(JSON.stringify(rows)).not.toContain(secret);
     const verified = await auth.as(null).apiKeys.verify({ key: created.key });
-    expect(verified).toEqual({ tenantId: me.tenantId, subject: me.subject, credential: { kind: 'api_key', id: created.id } });
+    expect(verified).toEqual({
+      tenantId: me.tenantId,
+      subject: me.subject,
+      credential: { kind: 'api_key', id: created.id },
+    });
     const listed = await auth.as(me).apiKeys.list({});
     expect(listed.data[0]).toMatchObject({ id: created.id, name: 'laptop', revoked_at: null });
     expect(listed.data[0]).not.toHaveProperty('key');
@@ -113,7 +125,7 @@ describe('API keys', () => {
     expect(await statusOf(auth.as(null).apiKeys.verify({ key: created.key }))).toBe(401);
   });
 
-  it("cannot be revoked by another tenant, and unknown ids are 404", async () => {
+  it('cannot be revoked by another tenant, and unknown ids are 404', async () => {
     const a = await identityOf((await signIn('a-keys@example.com')).access_token);
     const b = await identityOf((await signIn('b-keys@example.com')).access_token);
     const key = await auth.as(a).apiKeys.create({ name: 'a' });

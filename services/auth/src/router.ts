@@ -10,5 +10,10 @@ export const createAuthRouter = (ctx: AuthContext) =>
   defineRouter(authApi, {
     magicLink: { request: magicLink.request(ctx), verify: magicLink.verify(ctx) },
     tokens: { refresh: tokens.refresh(ctx), jwks: tokens.jwks(ctx) },
-    apiKeys: { create: apiKeys.create(ctx), list: apiKeys.list(ctx), revoke: apiKeys.revoke(ctx), verify: apiKeys.verify(ctx) },
+    apiKeys: {
+      create: apiKeys.create(ctx),
+      list: apiKeys.list(ctx),
+      revoke: apiKeys.revoke(ctx),
+      verify: apiKeys.verify(ctx),
+    },
   });

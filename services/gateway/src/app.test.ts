@@ -8,7 +8,11 @@ import { createGatewayApp } from './app';
 import { gatewayHttpSchema } from './config';
 import type { GatewayPeers } from './peers';
 
-const identity = { tenantId: 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za', subject: 'usr_x', credential: { kind: 'api_key' as const, id: 'key_x' } };
+const identity = {
+  tenantId: 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za',
+  subject: 'usr_x',
+  credential: { kind: 'api_key' as const, id: 'key_x' },
+};
 
 /** Peers faked at the client boundary: only what these tests call. */
 const peers = {
@@ -31,7 +35,11 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  const config = gatewayHttpSchema.parse({ MAGIC_LINK_PER_EMAIL_PER_HOUR: '2', JSON_BODY_LIMIT_BYTES: '1024', GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '3' });
+  const config = gatewayHttpSchema.parse({
+    MAGIC_LINK_PER_EMAIL_PER_HOUR: '2',
+    JSON_BODY_LIMIT_BYTES: '1024',
+    GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '3',
+  });
   const app = createGatewayApp({
     config,
     peers,
@@ -50,7 +58,11 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const call = (path: string, init: RequestInit & { key?: string } = {}) =>
   fetch(base + path, {
     ...init,
-    headers: { 'content-type': 'application/json', ...(init.key ? { authorization: `ApiKey ${init.key}` } : {}), ...init.headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(init.key ? { authorization: `ApiKey ${init.key}` } : {}),
+      ...init.headers,
+    },
   });
 
 describe('gateway', () => {
@@ -68,7 +80,11 @@ describe('gateway', () => {
   });
 
   it('validates bodies with field paths before calling the service', async () => {
-    const res = await call('/api/v1/nodes', { method: 'POST', key: 'good.key', body: JSON.stringify({ title: '', extra: 1 }) });
+    const res = await call('/api/v1/nodes', {
+      method: 'POST',
+      key: 'good.key',
+      body: JSON.stringify({ title: '', extra: 1 }),
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: Array<{ path: string }> };
     expect(body.errors.map((e) => e.path)).toEqual(expect.arrayContaining(['title']));
@@ -82,7 +98,8 @@ describe('gateway', () => {
   });
 
   it('limits magic-link requests per email with Retry-After and RateLimit headers', async () => {
-    const send = () => call('/api/v1/auth/magic-link', { method: 'POST', body: JSON.stringify({ email: 'A@example.com' }) });
+    const send = () =>
+      call('/api/v1/auth/magic-link', { method: 'POST', body: JSON.stringify({ email: 'A@example.com' }) });
     expect((await send()).status).toBe(202);
     const second = await send();
     expect(second.status).toBe(202);
@@ -108,16 +125,25 @@ describe('gateway', () => {
   });
 
   it('caps JSON bodies (413) and rejects malformed JSON (400)', async () => {
-    const big = await call('/api/v1/nodes', { method: 'POST', key: 'good.key', body: JSON.stringify({ title: 'x'.repeat(2000) }) });
+    const big = await call('/api/v1/nodes', {
+      method: 'POST',
+      key: 'good.key',
+      body: JSON.stringify({ title: 'x'.repeat(2000) }),
+    });
     expect(big.status).toBe(413);
     const bad = await call('/api/v1/nodes', { method: 'POST', key: 'good.key', body: '{"title":' });
     expect(bad.status).toBe(400);
   });
 
   it('serves an OpenAPI 3.1 document generated from the route table', async () => {
-    const doc = (await (await call('/api/v1/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await call('/api/v1/openapi.json')).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/nodes', '/nodes/{id}', '/nodes/{id}/links', '/auth/api-keys/{id}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/nodes', '/nodes/{id}', '/nodes/{id}/links', '/auth/api-keys/{id}']),
+    );
   });
 
   it('sends security headers and no x-powered-by', async () => {

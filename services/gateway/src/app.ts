@@ -61,7 +61,9 @@ export function createGatewayApp(deps: GatewayDeps) {
   const authenticate = createAuthenticator(peers, deps.keys);
   const limits = groupLimits(deps.kv, config);
   for (const route of routes) api[route.method](route.path, routeHandler(route, peers, authenticate, limits));
-  api.use((req, res) => sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.baseUrl}${req.path}`)));
+  api.use((req, res) =>
+    sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.baseUrl}${req.path}`)),
+  );
   api.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     sendProblem(res, bodyError(err) ?? toProblem(err, 'gateway', req.log ?? logger));
   });

@@ -24,7 +24,12 @@ try {
   const peers = Object.fromEntries(
     Object.entries(PEER_CONTRACTS).map(([name, contract]) => [
       name,
-      connectService('gateway', name, contract, { kind: 'http', url: `${urls[name as keyof typeof urls]}/trpc`, tokens, timeoutMs: config.PEER_TIMEOUT_MS }),
+      connectService('gateway', name, contract, {
+        kind: 'http',
+        url: `${urls[name as keyof typeof urls]}/trpc`,
+        tokens,
+        timeoutMs: config.PEER_TIMEOUT_MS,
+      }),
     ]),
   ) as unknown as GatewayPeers;
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
@@ -33,13 +38,18 @@ try {
     const checks = await Promise.all([
       kv.ping(),
       ...Object.values(urls).map((u) =>
-        fetch(`${u}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false),
+        fetch(`${u}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => r.ok,
+          () => false,
+        ),
       ),
     ]);
     return checks.every(Boolean);
   };
   const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready });
-  const server: Server = app.listen(config.PORT, config.HOST, () => logger.info({ port: config.PORT }, 'gateway listening'));
+  const server: Server = app.listen(config.PORT, config.HOST, () =>
+    logger.info({ port: config.PORT }, 'gateway listening'),
+  );
   const shutdown = () => server.close(() => process.exit(0));
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

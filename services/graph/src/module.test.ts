@@ -10,13 +10,27 @@ beforeAll(async () => {
 });
 afterAll(() => h.database.close());
 
-const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => problemFromClientError(e, 'graph')?.status);
-const fieldErrors = (p: Promise<unknown>) => p.then(() => [], (e: unknown) => problemFromClientError(e, 'graph')?.errors ?? []);
+const statusOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: unknown) => problemFromClientError(e, 'graph')?.status,
+  );
+const fieldErrors = (p: Promise<unknown>) =>
+  p.then(
+    () => [],
+    (e: unknown) => problemFromClientError(e, 'graph')?.errors ?? [],
+  );
 
 describe('nodes', () => {
   it('creates, reads, patches and deletes', async () => {
     const n = await h.as(1).nodes.create({ title: 'Zettelkasten', content: '# Notes', tags: ['pkm', 'pkm'] });
-    expect(n).toMatchObject({ title: 'Zettelkasten', body_markdown: '# Notes', tags: ['pkm'], status: 'raw', para_item_ids: [] });
+    expect(n).toMatchObject({
+      title: 'Zettelkasten',
+      body_markdown: '# Notes',
+      tags: ['pkm'],
+      status: 'raw',
+      para_item_ids: [],
+    });
     expect(await h.as(1).nodes.get({ id: n.id })).toEqual(n);
     await new Promise((r) => setTimeout(r, 5));
     const p = await h.as(1).nodes.update({ id: n.id, patch: { status: 'validated', summary: 's' } });
@@ -38,9 +52,9 @@ describe('nodes', () => {
   it('accepts known PARA items only', async () => {
     const n = await h.as(3).nodes.create({ title: 'Assigned', para_item_ids: [PARA] });
     expect(n.para_item_ids).toEqual([PARA]);
-    expect(await fieldErrors(h.as(3).nodes.create({ title: 'x', para_item_ids: [PARA, 'para_01jd8x6q1bf5r3v2m9w7k4t0zz'] }))).toEqual([
-      { path: 'para_item_ids.1', message: 'no such PARA item' },
-    ]);
+    expect(
+      await fieldErrors(h.as(3).nodes.create({ title: 'x', para_item_ids: [PARA, 'para_01jd8x6q1bf5r3v2m9w7k4t0zz'] })),
+    ).toEqual([{ path: 'para_item_ids.1', message: 'no such PARA item' }]);
   });
 
   it('filters, pages and ranks keyword search (title above body)', async () => {
@@ -52,7 +66,9 @@ describe('nodes', () => {
     const found = await h.as(t).nodes.list({ query: 'photosynthesis', page: 1, per_page: 20 });
     expect(found.data.map((n) => n.id)).toEqual([title.id, body.id]);
     expect(found.total).toBe(2);
-    expect((await h.as(t).nodes.list({ status: 'validated', page: 1, per_page: 20 })).data.map((n) => n.id)).toEqual([body.id]);
+    expect((await h.as(t).nodes.list({ status: 'validated', page: 1, per_page: 20 })).data.map((n) => n.id)).toEqual([
+      body.id,
+    ]);
     const page2 = await h.as(t).nodes.list({ page: 2, per_page: 2 });
     expect(page2).toMatchObject({ total: 3, page: 2, per_page: 2 });
     expect(page2.data).toHaveLength(1);
@@ -66,7 +82,13 @@ describe('links', () => {
   it('replaces links in both directions and keeps connection counts', async () => {
     const t = 5;
     const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((title) => h.as(t).nodes.create({ title })));
-    const res = await h.as(t).links.replace({ id: a!.id, links: [{ target_id: b!.id, type: 'supports', weight: 0.5 }, { target_id: c!.id, type: 'related', weight: 1 }] });
+    const res = await h.as(t).links.replace({
+      id: a!.id,
+      links: [
+        { target_id: b!.id, type: 'supports', weight: 0.5 },
+        { target_id: c!.id, type: 'related', weight: 1 },
+      ],
+    });
     expect(res.links).toEqual([
       { target_id: c!.id, type: 'related', weight: 1 },
       { target_id: b!.id, type: 'supports', weight: 0.5 },
@@ -93,7 +115,13 @@ describe('links', () => {
       }),
     );
     expect(errors.map((e) => e.path)).toEqual(['links.0.target_id']);
-    expect((await fieldErrors(h.as(6).links.replace({ id: a.id, links: [{ target_id: foreign.id, type: 'related', weight: 1 }] })))[0]?.path).toBe('links.0.target_id');
+    expect(
+      (
+        await fieldErrors(
+          h.as(6).links.replace({ id: a.id, links: [{ target_id: foreign.id, type: 'related', weight: 1 }] }),
+        )
+      )[0]?.path,
+    ).toBe('links.0.target_id');
     expect(await statusOf(h.as(6).links.replace({ id: foreign.id, links: [] }))).toBe(404);
   });
 

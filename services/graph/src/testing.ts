@@ -20,7 +20,9 @@ export function fakePara(known: Set<string>): ServiceHandle<typeof paraApi> {
     as: () => ({
       items: {
         resolve: async ({ ids }: { ids: string[] }) => ({
-          items: ids.filter((id) => known.has(id)).map((id) => ({ id, category: 'projects' as const, status: 'active' as const })),
+          items: ids
+            .filter((id) => known.has(id))
+            .map((id) => ({ id, category: 'projects' as const, status: 'active' as const })),
         }),
       },
     }),

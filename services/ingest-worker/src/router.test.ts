@@ -5,7 +5,10 @@ import { createIngestWorkerRouter } from './router';
 
 describe('ingest-worker router', () => {
   it('is mounted and answers its info procedure', async () => {
-    const client = connectService('test', 'ingest-worker', serviceInfoApi, { kind: 'local', router: createIngestWorkerRouter() }).as(null);
+    const client = connectService('test', 'ingest-worker', serviceInfoApi, {
+      kind: 'local',
+      router: createIngestWorkerRouter(),
+    }).as(null);
     expect(await client.info({})).toEqual({ service: 'ingest-worker', version: '0.1.0', features: [] });
   });
 });

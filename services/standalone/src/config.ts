@@ -12,5 +12,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     OUTBOX_POLL_MS: env.positiveInt(250),
   })
-  .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, { message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp', path: ['SMTP_URL'] });
+  .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {
+    message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp',
+    path: ['SMTP_URL'],
+  });
 export type StandaloneConfig = z.infer<typeof standaloneConfigSchema>;

@@ -40,7 +40,8 @@ const local = <T extends ContractTree>(caller: string, name: string, contract: T
 export async function startHost(config: StandaloneConfig, logger: Logger): Promise<Host> {
   const dataDir = path.resolve(config.DATA_DIR);
   const database = await openDatabase({ dataDir });
-  for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations]) await database.migrate(migrations);
+  for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations])
+    await database.migrate(migrations);
   const bus = createMemoryBus(logger.child({ component: 'bus' }));
   const kv = createMemoryKv();
   const child = (name: string) => logger.child({ service: name });
@@ -49,7 +50,13 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL
       ? createSmtpTransport(config.SMTP_URL, config.MAIL_FROM)
       : createOutboxTransport(path.join(dataDir, 'outbox'));
-  const auth = await createAuthModule({ database, logger: child('auth'), keys: await loadOrCreateKeyMaterial(dataDir), mail, publicUrl: config.PUBLIC_URL });
+  const auth = await createAuthModule({
+    database,
+    logger: child('auth'),
+    keys: await loadOrCreateKeyMaterial(dataDir),
+    mail,
+    publicUrl: config.PUBLIC_URL,
+  });
   const para = await createParaModule({ database, logger: child('para') });
   const graph = await createGraphModule({
     database,

@@ -14,7 +14,11 @@ export async function control(action: 'stop' | 'start' | 'infra', name: string, 
 /** The identity an access token stands for, as the gateway would forward it. */
 export function identityOf(accessToken: string): Identity {
   const claims = decodeJwt(accessToken);
-  return { tenantId: String(claims['tnt']), subject: String(claims.sub), credential: { kind: 'jwt', id: String(claims.jti) } };
+  return {
+    tenantId: String(claims['tnt']),
+    subject: String(claims.sub),
+    credential: { kind: 'jwt', id: String(claims.jti) },
+  };
 }
 
 /** A direct, internally authenticated client of the search service (consumer side of the events). */
@@ -29,7 +33,11 @@ export function searchAs(identity: Identity) {
 }
 
 /** Polls `check` until it returns a value (not undefined/false) or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -10,7 +10,13 @@ export interface Res<T = unknown> {
 
 /** Remembers a secret so the log test can prove it never reached the server log. */
 export function remember(...secrets: string[]): void {
-  appendFileSync(inject('secretsPath'), secrets.filter(Boolean).map((s) => s + '\n').join(''));
+  appendFileSync(
+    inject('secretsPath'),
+    secrets
+      .filter(Boolean)
+      .map((s) => s + '\n')
+      .join(''),
+  );
 }
 
 export async function api<T = any>(
@@ -21,11 +27,14 @@ export async function api<T = any>(
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.auth) headers['authorization'] = opts.auth;
   if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(`${inject('baseUrl')}${path.startsWith('/healthz') || path.startsWith('/readyz') ? '' : '/api/v1'}${path}`, {
-    method,
-    headers,
-    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
+  const res = await fetch(
+    `${inject('baseUrl')}${path.startsWith('/healthz') || path.startsWith('/readyz') ? '' : '/api/v1'}${path}`,
+    {
+      method,
+      headers,
+      body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+    },
+  );
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -42,7 +51,15 @@ export function lastMail(email: string): { to: string; subject: string; text: st
   const mails = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; subject: string; text: string; token: string });
+    .map(
+      (f) =>
+        JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as {
+          to: string;
+          subject: string;
+          text: string;
+          token: string;
+        },
+    );
   const mine = mails.filter((m) => m.to === email);
   if (!mine.length) throw new Error(`no mail to ${email}`);
   return mine.at(-1)!;
@@ -59,7 +76,9 @@ export async function signIn(email: string): Promise<Session> {
   const req = await api('POST', '/auth/magic-link', { body: { email } });
   expect(req.status).toBe(202);
   const { token } = lastMail(email.toLowerCase());
-  const res = await api<{ access_token: string; refresh_token: string }>('POST', '/auth/magic-link/verify', { body: { token } });
+  const res = await api<{ access_token: string; refresh_token: string }>('POST', '/auth/magic-link/verify', {
+    body: { token },
+  });
   expect(res.status).toBe(200);
   remember(token, res.body.access_token, res.body.refresh_token);
   return { email, ...res.body, bearer: `Bearer ${res.body.access_token}` };
@@ -72,11 +91,19 @@ export const uniqueEmail = (tag = 'user') => `${tag}-${Date.now().toString(36)}-
 export const newTenant = (tag?: string) => signIn(uniqueEmail(tag));
 
 /** Asserts an RFC 9457 problem response with this status. */
-export function expectProblem(res: Res, status: number): { type: string; title: string; status: number; detail: string; errors?: Array<{ path: string; message: string }> } {
+export function expectProblem(
+  res: Res,
+  status: number,
+): { type: string; title: string; status: number; detail: string; errors?: Array<{ path: string; message: string }> } {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.headers.get('content-type')).toContain('application/problem+json');
   const body = res.body as { type: string; title: string; status: number; detail: string };
-  expect(body).toMatchObject({ status, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  expect(body).toMatchObject({
+    status,
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+  });
   return body;
 }
 

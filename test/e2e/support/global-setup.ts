@@ -30,7 +30,13 @@ export async function setup(project: TestProject) {
   server = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', MAGIC_LINK_PER_IP_PER_HOUR: '1000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      MAGIC_LINK_PER_IP_PER_HOUR: '1000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout?.pipe(log);
@@ -38,7 +44,10 @@ export async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const ok = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (server.exitCode !== null || Date.now() > deadline) {
       const tail = readFileSync(logPath, 'utf8').split('\n').slice(-30).join('\n');

@@ -2,7 +2,11 @@ import { expect } from 'vitest';
 import { api, createNode } from './client';
 
 /** Creates named nodes and undirected links [a, b, weight] through the public API; returns name → id. */
-export async function buildGraph(auth: string, names: string[], links: Array<[string, string, number]>): Promise<Record<string, string>> {
+export async function buildGraph(
+  auth: string,
+  names: string[],
+  links: Array<[string, string, number]>,
+): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   for (const name of names) ids[name] = (await createNode(auth, { title: name })).id;
   // Full replacement per node: each node's request lists every link it takes part in.
@@ -20,7 +24,14 @@ export async function buildGraph(auth: string, names: string[], links: Array<[st
 
 export type SeedBody = {
   seed_id: string | null;
-  nodes: Array<{ id: string; title: string; depth: number; connection_count: number; para_category: null; para_item_id: null }>;
+  nodes: Array<{
+    id: string;
+    title: string;
+    depth: number;
+    connection_count: number;
+    para_category: null;
+    para_item_id: null;
+  }>;
   edges: Array<{ source: string; target: string; link_type: string; weight: number }>;
   frontier_ids: string[];
   meta: { node_count: number; edge_count: number; depth: number };

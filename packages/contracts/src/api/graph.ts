@@ -32,6 +32,10 @@ export const graphApi = {
     seed: query('tenant', SeedQuery, SeedView),
     neighbors: query('tenant', ById.extend(NeighborsQuery.shape), NeighborsView),
     /** Node and link counts; captures counts come from the captures service. */
-    health: query('tenant', z.object({}), GraphHealth.pick({ total_nodes: true, validated_nodes: true, total_links: true, stale_nodes: true })),
+    health: query(
+      'tenant',
+      z.object({}),
+      GraphHealth.pick({ total_nodes: true, validated_nodes: true, total_links: true, stale_nodes: true }),
+    ),
   },
 } as const;

@@ -27,7 +27,8 @@ export async function createApiKey(ctx: AuthContext, identity: Identity, name: s
   return { ...toApiKey(row), key: `${id}.${secret}` };
 }
 
-export const listKeys = async (ctx: AuthContext, tenantId: string) => (await listApiKeys(ctx.db, tenantId)).map(toApiKey);
+export const listKeys = async (ctx: AuthContext, tenantId: string) =>
+  (await listApiKeys(ctx.db, tenantId)).map(toApiKey);
 
 export async function revokeKey(ctx: AuthContext, tenantId: string, id: string): Promise<void> {
   if (!isId('apiKey', id) || !(await revokeApiKey(ctx.db, tenantId, id, ctx.now()))) throw notFound('API key');
@@ -40,7 +41,8 @@ export async function verifyKey(ctx: AuthContext, raw: string): Promise<Identity
   const secret = raw.slice(dot + 1);
   if (!isId('apiKey', id) || secret.length < 16) throw unauthorized('Invalid API key');
   const row = await findApiKey(ctx.db, id);
-  if (!row || row.revokedAt || !digestsEqual(row.secretHash, hmac(ctx.keys.pepper, secret))) throw unauthorized('Invalid API key');
+  if (!row || row.revokedAt || !digestsEqual(row.secretHash, hmac(ctx.keys.pepper, secret)))
+    throw unauthorized('Invalid API key');
   const now = ctx.now();
   if (now.getTime() - (ctx.lastTouched.get(id) ?? 0) >= LAST_USED_GRANULARITY_MS) {
     ctx.lastTouched.set(id, now.getTime());

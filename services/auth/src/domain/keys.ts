@@ -15,7 +15,8 @@ export interface KeyMaterial {
 }
 
 async function fromJwk(jwk: JWK, pepper: string): Promise<KeyMaterial> {
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.d) throw new Error('AUTH_SIGNING_KEY must be a private Ed25519 JWK');
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.d)
+    throw new Error('AUTH_SIGNING_KEY must be a private Ed25519 JWK');
   const kid = jwk.kid ?? 'auth-1';
   const privateKey = await importJWK({ ...jwk, alg: 'EdDSA' }, 'EdDSA');
   const publicJwk: JWK = { kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid, alg: 'EdDSA', use: 'sig' };

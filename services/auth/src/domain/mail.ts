@@ -26,7 +26,9 @@ export function createOutboxTransport(dir: string): MailTransport {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const name = `${stamp}-${randomBytes(4).toString('hex')}.json`;
       const tmp = path.join(dir, `.${name}.tmp`);
-      await writeFile(tmp, JSON.stringify({ ...message, created_at: new Date().toISOString() }, null, 2), { mode: 0o600 });
+      await writeFile(tmp, JSON.stringify({ ...message, created_at: new Date().toISOString() }, null, 2), {
+        mode: 0o600,
+      });
       await rename(tmp, path.join(dir, name));
     },
   };

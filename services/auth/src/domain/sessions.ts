@@ -8,7 +8,12 @@ import { REFRESH_TTL_MS, type AuthContext } from './deps';
 import { randomSecret, sha256 } from './secrets';
 
 /** Issues an access token and a refresh token of `familyId` (a new family on sign-in). */
-export async function issueTokenPair(ctx: AuthContext, tx: DbOrTx, user: User, familyId = newId('refreshToken')): Promise<TokenPair> {
+export async function issueTokenPair(
+  ctx: AuthContext,
+  tx: DbOrTx,
+  user: User,
+  familyId = newId('refreshToken'),
+): Promise<TokenPair> {
   const now = ctx.now();
   const id = newId('refreshToken');
   const secret = randomSecret();

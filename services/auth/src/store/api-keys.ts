@@ -10,7 +10,11 @@ export async function insertApiKey(db: DbOrTx, row: typeof apiKeys.$inferInsert)
 }
 
 export function listApiKeys(db: DbOrTx, tenantId: string): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(eq(apiKeys.tenantId, tenantId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.tenantId, tenantId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 export async function findApiKey(db: DbOrTx, id: string): Promise<ApiKeyRow | null> {
@@ -26,7 +30,10 @@ export async function revokeApiKey(db: DbOrTx, tenantId: string, id: string, now
     .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning();
   if (row) return row;
-  const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id)));
+  const [existing] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id)));
   return existing ?? null;
 }
 

@@ -34,7 +34,10 @@ export const refreshTokens = auth.table(
     revokedAt: optionalTimestamp(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('refresh_tokens_token_hash_idx').on(t.tokenHash), index('refresh_tokens_family_id_idx').on(t.familyId)],
+  (t) => [
+    uniqueIndex('refresh_tokens_token_hash_idx').on(t.tokenHash),
+    index('refresh_tokens_family_id_idx').on(t.familyId),
+  ],
 );
 
 /** API keys: the secret is stored only as HMAC-SHA256 under a server-side pepper. */

@@ -48,7 +48,8 @@ export function toProblem(err: unknown, service: string, logger: Logger): Proble
   if (isAppError(err)) return problemFromAppError(err);
   const fromService = problemFromClientError(err, service);
   if (fromService) {
-    if (fromService.status >= 500 && fromService.status !== 501) logger.warn({ service, status: fromService.status }, 'peer failed');
+    if (fromService.status >= 500 && fromService.status !== 501)
+      logger.warn({ service, status: fromService.status }, 'peer failed');
     return fromService;
   }
   logger.error({ err }, 'unhandled gateway error');

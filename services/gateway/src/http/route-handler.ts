@@ -15,12 +15,21 @@ export function groupLimits(kv: KvStore, config: GatewayHttpConfig) {
   return {
     graph: {
       tenant: kv.rateLimiter({ name: 'graph-tenant', points: config.GRAPH_RATE_LIMIT_PER_MINUTE, durationSeconds: 60 }),
-      credential: kv.rateLimiter({ name: 'graph-credential', points: config.GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE, durationSeconds: 60 }),
+      credential: kv.rateLimiter({
+        name: 'graph-credential',
+        points: config.GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE,
+        durationSeconds: 60,
+      }),
     },
   };
 }
 
-export function routeHandler(route: Route, peers: GatewayPeers, authenticate: ReturnType<typeof createAuthenticator>, limits: GroupLimits) {
+export function routeHandler(
+  route: Route,
+  peers: GatewayPeers,
+  authenticate: ReturnType<typeof createAuthenticator>,
+  limits: GroupLimits,
+) {
   return async (req: Request, res: Response) => {
     try {
       const identity = route.auth === 'required' ? await authenticate(req.header('authorization')) : null;

@@ -18,8 +18,10 @@ export function mountDocs(app: Express, prefix: string, routes: Route[]): void {
   app.get(`${prefix}/docs`, (_req, res) => {
     res
       .type('html')
-      .setHeader('Content-Security-Policy', "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:")
-      .send(`<!doctype html>
+      .setHeader(
+        'Content-Security-Policy',
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:",
+      ).send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Knowledge Graph API reference</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body><script id="api-reference" data-url="${prefix}/openapi.json"></script>

@@ -11,8 +11,16 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
   const hour = 3600;
   return [
     ...authRoutes({
-      perEmail: kv.rateLimiter({ name: 'magic-link-email', points: config.MAGIC_LINK_PER_EMAIL_PER_HOUR, durationSeconds: hour }),
-      perIp: kv.rateLimiter({ name: 'magic-link-ip', points: config.MAGIC_LINK_PER_IP_PER_HOUR, durationSeconds: hour }),
+      perEmail: kv.rateLimiter({
+        name: 'magic-link-email',
+        points: config.MAGIC_LINK_PER_EMAIL_PER_HOUR,
+        durationSeconds: hour,
+      }),
+      perIp: kv.rateLimiter({
+        name: 'magic-link-ip',
+        points: config.MAGIC_LINK_PER_IP_PER_HOUR,
+        durationSeconds: hour,
+      }),
     }),
     ...nodeRoutes,
     ...graphRoutes,

@@ -52,26 +52,83 @@ function pending(tag: string, service: keyof GatewayPeers, feature: string, ops:
 const para = pending('PARA', 'para', 'PARA organisation', [
   { method: 'get', path: '/para/tree', operationId: 'getParaTree', summary: 'The PARA hierarchy' },
   { method: 'get', path: '/para', operationId: 'listParaItems', summary: 'List PARA items', query: ListParaQuery },
-  { method: 'post', path: '/para', operationId: 'createParaItem', summary: 'Create a PARA item', body: CreateParaItemInput, success: 201 },
+  {
+    method: 'post',
+    path: '/para',
+    operationId: 'createParaItem',
+    summary: 'Create a PARA item',
+    body: CreateParaItemInput,
+    success: 201,
+  },
   { method: 'get', path: '/para/:id', operationId: 'getParaItem', summary: 'Get a PARA item' },
-  { method: 'patch', path: '/para/:id', operationId: 'updateParaItem', summary: 'Update a PARA item', body: UpdateParaItemInput },
+  {
+    method: 'patch',
+    path: '/para/:id',
+    operationId: 'updateParaItem',
+    summary: 'Update a PARA item',
+    body: UpdateParaItemInput,
+  },
   { method: 'post', path: '/para/:id/complete', operationId: 'completeProject', summary: 'Mark a project completed' },
-  { method: 'post', path: '/para/:id/undo-complete', operationId: 'undoCompleteProject', summary: 'Revert a project to active' },
-  { method: 'post', path: '/para/:id/archive', operationId: 'archiveParaItem', summary: 'Archive an item and its node associations' },
-  { method: 'post', path: '/para/:id/unarchive', operationId: 'unarchiveParaItem', summary: 'Restore an item and its associations' },
+  {
+    method: 'post',
+    path: '/para/:id/undo-complete',
+    operationId: 'undoCompleteProject',
+    summary: 'Revert a project to active',
+  },
+  {
+    method: 'post',
+    path: '/para/:id/archive',
+    operationId: 'archiveParaItem',
+    summary: 'Archive an item and its node associations',
+  },
+  {
+    method: 'post',
+    path: '/para/:id/unarchive',
+    operationId: 'unarchiveParaItem',
+    summary: 'Restore an item and its associations',
+  },
   { method: 'post', path: '/para/:id/match', operationId: 'matchParaItem', summary: 'Match orphan nodes to this item' },
   { method: 'post', path: '/para/rescan', operationId: 'rescanPara', summary: 'Re-classify orphan nodes' },
 ]);
 
 const captures = pending('Captures', 'captures', 'Captures', [
-  { method: 'post', path: '/captures', operationId: 'createCapture', summary: 'Submit a capture', body: CreateCaptureInput, success: 201 },
-  { method: 'post', path: '/captures/upload', operationId: 'uploadCapture', summary: 'Upload a file as a capture', success: 201 },
-  { method: 'get', path: '/captures/check', operationId: 'checkCapturedUrl', summary: 'Was this URL captured?', query: CheckCaptureQuery },
+  {
+    method: 'post',
+    path: '/captures',
+    operationId: 'createCapture',
+    summary: 'Submit a capture',
+    body: CreateCaptureInput,
+    success: 201,
+  },
+  {
+    method: 'post',
+    path: '/captures/upload',
+    operationId: 'uploadCapture',
+    summary: 'Upload a file as a capture',
+    success: 201,
+  },
+  {
+    method: 'get',
+    path: '/captures/check',
+    operationId: 'checkCapturedUrl',
+    summary: 'Was this URL captured?',
+    query: CheckCaptureQuery,
+  },
   { method: 'get', path: '/captures', operationId: 'listCaptures', summary: 'List captures', query: ListCapturesQuery },
   { method: 'get', path: '/captures/:id', operationId: 'getCapture', summary: 'Capture details' },
-  { method: 'get', path: '/captures/:id/content', operationId: 'getCaptureContent', summary: 'Raw or processed content' },
+  {
+    method: 'get',
+    path: '/captures/:id/content',
+    operationId: 'getCaptureContent',
+    summary: 'Raw or processed content',
+  },
   { method: 'post', path: '/captures/:id/retry', operationId: 'retryCapture', summary: 'Re-queue a failed capture' },
-  { method: 'post', path: '/captures/:id/reingest', operationId: 'reingestCapture', summary: 'Reprocess through the whole pipeline' },
+  {
+    method: 'post',
+    path: '/captures/:id/reingest',
+    operationId: 'reingestCapture',
+    summary: 'Reprocess through the whole pipeline',
+  },
   { method: 'post', path: '/captures/:id/archive', operationId: 'archiveCapture', summary: 'Archive a capture' },
   { method: 'post', path: '/captures/:id/unarchive', operationId: 'unarchiveCapture', summary: 'Unarchive a capture' },
   { method: 'post', path: '/captures/:id/dismiss', operationId: 'dismissCapture', summary: 'Dismiss a capture' },
@@ -81,8 +138,20 @@ const captures = pending('Captures', 'captures', 'Captures', [
 ]);
 
 const search = pending('Search', 'search', 'Context and link suggestions', [
-  { method: 'post', path: '/context', operationId: 'getContext', summary: 'Ranked context nodes for a session', body: ContextRequest },
-  { method: 'get', path: '/links/suggestions', operationId: 'getLinkSuggestions', summary: 'Link suggestions for a text', query: SuggestionsQuery },
+  {
+    method: 'post',
+    path: '/context',
+    operationId: 'getContext',
+    summary: 'Ranked context nodes for a session',
+    body: ContextRequest,
+  },
+  {
+    method: 'get',
+    path: '/links/suggestions',
+    operationId: 'getLinkSuggestions',
+    summary: 'Link suggestions for a text',
+    query: SuggestionsQuery,
+  },
 ]);
 
 /** DELETE /para/:id is never allowed: archive instead (SPEC.md). */

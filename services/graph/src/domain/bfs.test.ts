@@ -11,7 +11,8 @@ function loaderOf(links: Array<[string, string, number]>) {
   }
   for (const list of adj.values()) list.sort((x, y) => y.weight - x.weight || x.target.localeCompare(y.target));
   return {
-    load: (async (ids, perNode) => new Map(ids.map((id) => [id, (adj.get(id) ?? []).slice(0, perNode)]))) as NeighbourLoader,
+    load: (async (ids, perNode) =>
+      new Map(ids.map((id) => [id, (adj.get(id) ?? []).slice(0, perNode)]))) as NeighbourLoader,
     degree: (id: string) => adj.get(id)?.length ?? 0,
     neighbours: (id: string) => (adj.get(id) ?? []).map((e) => e.target),
   } satisfies { load: NeighbourLoader } & Record<string, unknown>;

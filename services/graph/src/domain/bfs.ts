@@ -37,7 +37,12 @@ interface Candidate {
 const byStrength = (a: Candidate, b: Candidate) =>
   b.weight - a.weight || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0);
 
-export async function boundedBfs(seed: string, depth: number, maxNodes: number, load: NeighbourLoader): Promise<BfsResult> {
+export async function boundedBfs(
+  seed: string,
+  depth: number,
+  maxNodes: number,
+  load: NeighbourLoader,
+): Promise<BfsResult> {
   const depths = new Map<string, number>([[seed, 0]]);
   const cutParents = new Set<string>();
   let frontier = [seed];

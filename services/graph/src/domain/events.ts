@@ -14,7 +14,11 @@ const snapshot = (n: StoredNode) => ({
   updated_at: n.updatedAt.toISOString(),
 });
 
-const envelope = (tenantId: string, now: Date) => ({ id: newEventId(), tenant_id: tenantId, occurred_at: now.toISOString() });
+const envelope = (tenantId: string, now: Date) => ({
+  id: newEventId(),
+  tenant_id: tenantId,
+  occurred_at: now.toISOString(),
+});
 
 /** Writes a node event into the outbox, inside the caller's transaction. */
 export function nodeCreated(tx: DbOrTx, node: StoredNode, now: Date) {
@@ -23,7 +27,11 @@ export function nodeCreated(tx: DbOrTx, node: StoredNode, now: Date) {
 }
 
 export function nodeUpdated(tx: DbOrTx, node: StoredNode, changed: string[], now: Date) {
-  const event: NodeEvent = { ...envelope(node.tenantId, now), type: 'node.updated', data: { node: snapshot(node), changed } };
+  const event: NodeEvent = {
+    ...envelope(node.tenantId, now),
+    type: 'node.updated',
+    data: { node: snapshot(node), changed },
+  };
   return enqueueEvent(tx, outbox, TOPICS.graphNodes, event);
 }
 
@@ -44,6 +52,10 @@ export function linksChanged(
   removed: string[],
   now: Date,
 ) {
-  const event: LinkEvent = { ...envelope(tenantId, now), type: 'links.changed', data: { node_id: nodeId, added, removed } };
+  const event: LinkEvent = {
+    ...envelope(tenantId, now),
+    type: 'links.changed',
+    data: { node_id: nodeId, added, removed },
+  };
   return enqueueEvent(tx, outbox, TOPICS.graphLinks, event);
 }

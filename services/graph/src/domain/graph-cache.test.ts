@@ -20,8 +20,17 @@ type Op =
   | { op: 'delete'; n: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant('links' as const), src: fc.nat({ max: 5 }), targets: fc.uniqueArray(fc.nat({ max: 5 }), { maxLength: 4 }), w: fc.constantFrom(0.3, 0.6, 1) }),
-  fc.record({ op: fc.constant('status' as const), n: fc.nat({ max: 5 }), status: fc.constantFrom('raw' as const, 'validated' as const, 'dismissed' as const) }),
+  fc.record({
+    op: fc.constant('links' as const),
+    src: fc.nat({ max: 5 }),
+    targets: fc.uniqueArray(fc.nat({ max: 5 }), { maxLength: 4 }),
+    w: fc.constantFrom(0.3, 0.6, 1),
+  }),
+  fc.record({
+    op: fc.constant('status' as const),
+    n: fc.nat({ max: 5 }),
+    status: fc.constantFrom('raw' as const, 'validated' as const, 'dismissed' as const),
+  }),
   fc.record({ op: fc.constant('delete' as const), n: fc.nat({ max: 5 }) }),
 );
 
@@ -38,7 +47,9 @@ describe('graph-view cache', () => {
         await cache.get(identity(t).tenantId);
         for (const [i, op] of ops.entries()) {
           if (op.op === 'links' && ids[op.src]) {
-            const links = op.targets.filter((x) => x !== op.src && ids[x]).map((x) => ({ target_id: ids[x]!, type: 'related', weight: op.w }));
+            const links = op.targets
+              .filter((x) => x !== op.src && ids[x])
+              .map((x) => ({ target_id: ids[x]!, type: 'related', weight: op.w }));
             await client.links.replace({ id: ids[op.src]!, links });
           } else if (op.op === 'status' && ids[op.n]) {
             await client.nodes.update({ id: ids[op.n]!, patch: { status: op.status } });

@@ -12,7 +12,8 @@ function checkShape(sourceId: string, links: ReplaceLinksInput['links']): void {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   links.forEach((l, i) => {
-    if (l.target_id === sourceId) errors.push({ path: `links.${i}.target_id`, message: 'a node cannot link to itself' });
+    if (l.target_id === sourceId)
+      errors.push({ path: `links.${i}.target_id`, message: 'a node cannot link to itself' });
     else if (seen.has(l.target_id)) errors.push({ path: `links.${i}.target_id`, message: 'duplicate target' });
     seen.add(l.target_id);
   });
@@ -62,5 +63,7 @@ export async function replaceLinks(ctx: GraphContext, tenantId: string, id: stri
 export async function relatedNodes(ctx: GraphContext, tenantId: string, id: string, limit: number) {
   if (!isId('node', id) || !(await findNode(ctx.db, tenantId, id))) throw notFound('Node');
   const rows = await related(ctx.db, tenantId, id, limit);
-  return { nodes: rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, relationship_type: r.relationshipType })) };
+  return {
+    nodes: rows.map((r) => ({ id: r.id, title: r.title, summary: r.summary, relationship_type: r.relationshipType })),
+  };
 }

@@ -10,7 +10,15 @@ import {
   type UpdateNodeInput,
 } from '@kg/contracts';
 import { iso, newId } from '@kg/db';
-import { deleteNode, findNode, insertNode, listNodes, updateNode, type NodeFields, type StoredNode } from '../store/nodes';
+import {
+  deleteNode,
+  findNode,
+  insertNode,
+  listNodes,
+  updateNode,
+  type NodeFields,
+  type StoredNode,
+} from '../store/nodes';
 import { detachNode, recountConnections } from '../store/links';
 import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
@@ -28,7 +36,13 @@ export const toNode = (n: StoredNode): Node => ({
   updated_at: iso(n.updatedAt),
 });
 
-const nodeChange = (n: StoredNode) => ({ k: 'node' as const, id: n.id, title: n.title, status: n.status, para: n.paraItemIds });
+const nodeChange = (n: StoredNode) => ({
+  k: 'node' as const,
+  id: n.id,
+  title: n.title,
+  status: n.status,
+  para: n.paraItemIds,
+});
 
 /** Every PARA id must name an item of the caller's tenant (asked of the PARA service). */
 async function checkParaItems(ctx: GraphContext, identity: Identity, ids: string[]): Promise<string[]> {
@@ -71,7 +85,12 @@ export async function getNode(ctx: GraphContext, tenantId: string, id: string): 
 }
 
 /** Applies any subset of fields. updated_at always moves, even for an empty patch (it is a write). */
-export async function patchNode(ctx: GraphContext, tenantId: string, id: string, patch: UpdateNodeInput): Promise<Node> {
+export async function patchNode(
+  ctx: GraphContext,
+  tenantId: string,
+  id: string,
+  patch: UpdateNodeInput,
+): Promise<Node> {
   if (!isId('node', id)) throw notFound('Node');
   const fields: Partial<NodeFields> = {
     ...(patch.title !== undefined ? { title: patch.title } : {}),

@@ -15,7 +15,8 @@ export interface CachedNode {
   adj: CachedEdge[];
 }
 
-const strongestFirst = (a: CachedEdge, b: CachedEdge) => b.weight - a.weight || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0);
+const strongestFirst = (a: CachedEdge, b: CachedEdge) =>
+  b.weight - a.weight || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0);
 
 /**
  * One tenant's graph in memory: nodes and sorted adjacency lists, at a known version of
@@ -99,7 +100,12 @@ export class TenantGraph {
     this.hubCache = undefined;
     if (change.k === 'node') {
       const existing = this.nodes.get(change.id);
-      this.nodes.set(change.id, { title: change.title, status: change.status, para: change.para, adj: existing?.adj ?? [] });
+      this.nodes.set(change.id, {
+        title: change.title,
+        status: change.status,
+        para: change.para,
+        adj: existing?.adj ?? [],
+      });
     } else if (change.k === 'del') {
       for (const e of this.nodes.get(change.id)?.adj ?? []) this.dropEdge(e.target, change.id);
       this.linkRows -= this.nodes.get(change.id)?.adj.length ?? 0;

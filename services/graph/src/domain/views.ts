@@ -33,7 +33,13 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
   if (q.seed !== undefined && (!isId('node', q.seed) || !graph.visible(q.seed))) throw notFound('Node');
   const seedId = q.seed ?? graph.hub();
   if (!seedId) {
-    return { seed_id: null, nodes: [], edges: [], frontier_ids: [], meta: { node_count: 0, edge_count: 0, depth: q.depth } };
+    return {
+      seed_id: null,
+      nodes: [],
+      edges: [],
+      frontier_ids: [],
+      meta: { node_count: 0, edge_count: 0, depth: q.depth },
+    };
   }
   const bfs = await boundedBfs(seedId, q.depth, q.max_nodes, graph.load);
   const inside = new Map<string, number>();
@@ -56,7 +62,11 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
     seed_id: seedId,
     nodes,
     edges,
-    frontier_ids: frontierOf(bfs, (id) => graph.nodes.get(id)?.adj.length ?? 0, (id) => inside.get(id) ?? 0),
+    frontier_ids: frontierOf(
+      bfs,
+      (id) => graph.nodes.get(id)?.adj.length ?? 0,
+      (id) => inside.get(id) ?? 0,
+    ),
     meta: { node_count: nodes.length, edge_count: edges.length, depth: q.depth },
   };
 }
@@ -79,7 +89,8 @@ export async function neighborsView(ctx: ViewContext, identity: Identity, id: st
     const page = rows.slice(0, q.limit);
     edges.push(...page);
     const last = page.at(-1);
-    if (rows.length > q.limit && last) next[direction] = { weight: last.weight, id: direction === 'out' ? last.target : last.source };
+    if (rows.length > q.limit && last)
+      next[direction] = { weight: last.weight, id: direction === 'out' ? last.target : last.source };
   }
   const neighbourIds = [...new Set(edges.map((e) => (e.source === id ? e.target : e.source)))];
   const details = await viewNodes(ctx.db, tenantId, neighbourIds);
@@ -89,7 +100,13 @@ export async function neighborsView(ctx: ViewContext, identity: Identity, id: st
     node_id: id,
     nodes: neighbourIds
       .filter((n) => byId.has(n))
-      .map((n) => ({ id: n, title: byId.get(n)!.title, ...place.get(n)!, connection_count: byId.get(n)!.connectionCount, newly_added: true as const })),
+      .map((n) => ({
+        id: n,
+        title: byId.get(n)!.title,
+        ...place.get(n)!,
+        connection_count: byId.get(n)!.connectionCount,
+        newly_added: true as const,
+      })),
     edges: edges.map(toEdge),
     next_cursor: Object.keys(next).length ? await ctx.cursors.issue(binding, next) : null,
   };
@@ -101,5 +118,10 @@ export async function graphHealth(ctx: GraphContext, tenantId: string) {
     readStats(ctx.db, tenantId),
     countStale(ctx.db, tenantId, new Date(ctx.now().getTime() - STALE_AFTER_MS)),
   ]);
-  return { total_nodes: stats.totalNodes, validated_nodes: stats.validatedNodes, total_links: stats.totalLinks, stale_nodes: stale };
+  return {
+    total_nodes: stats.totalNodes,
+    validated_nodes: stats.validatedNodes,
+    total_links: stats.totalLinks,
+    stale_nodes: stale,
+  };
 }

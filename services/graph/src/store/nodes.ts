@@ -34,7 +34,10 @@ export async function insertNode(
 }
 
 export async function findNode(db: DbOrTx, tenantId: string, id: string, lock = false): Promise<StoredNode | null> {
-  const q = db.select(columns).from(nodes).where(and(eq(nodes.tenantId, tenantId), eq(nodes.id, id)));
+  const q = db
+    .select(columns)
+    .from(nodes)
+    .where(and(eq(nodes.tenantId, tenantId), eq(nodes.id, id)));
   const [row] = lock ? await q.for('update') : await q;
   return row ?? null;
 }
@@ -49,7 +52,10 @@ export async function updateNode(db: DbOrTx, tenantId: string, id: string, patch
 }
 
 export async function deleteNode(db: DbOrTx, tenantId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(nodes).where(and(eq(nodes.tenantId, tenantId), eq(nodes.id, id))).returning({ id: nodes.id });
+  const rows = await db
+    .delete(nodes)
+    .where(and(eq(nodes.tenantId, tenantId), eq(nodes.id, id)))
+    .returning({ id: nodes.id });
   return rows.length === 1;
 }
 
@@ -81,9 +87,17 @@ export async function listNodes(db: DbOrTx, tenantId: string, filter: ListFilter
   const tsquery = filter.query === undefined ? null : sql`websearch_to_tsquery('english', ${filter.query})`;
   if (tsquery) where.push(sql`${nodes.search} @@ ${tsquery}`);
   const condition = and(...where);
-  const order = tsquery ? [sql`ts_rank_cd(${nodes.search}, ${tsquery}) desc`, nodes.id] : [desc(nodes.createdAt), desc(nodes.id)];
+  const order = tsquery
+    ? [sql`ts_rank_cd(${nodes.search}, ${tsquery}) desc`, nodes.id]
+    : [desc(nodes.createdAt), desc(nodes.id)];
   const [rows, [total]] = await Promise.all([
-    db.select(columns).from(nodes).where(condition).orderBy(...order).limit(limit).offset(offset),
+    db
+      .select(columns)
+      .from(nodes)
+      .where(condition)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(nodes).where(condition),
   ]);
   return { rows, total: total?.n ?? 0 };

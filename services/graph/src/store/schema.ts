@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+} from 'drizzle-orm/pg-core';
 import { createdAt, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
 
 export const graph = pgSchema('graph');
@@ -14,11 +24,19 @@ export const nodes = graph.table(
     title: text().notNull(),
     summary: text().notNull().default(''),
     bodyMarkdown: text().notNull().default(''),
-    tags: text().array().notNull().default(sql`'{}'::text[]`),
+    tags: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Tags joined by spaces: array_to_string is not immutable, so the store writes this. */
     tagsText: text().notNull().default(''),
-    paraItemIds: text().array().notNull().default(sql`'{}'::text[]`),
-    status: text({ enum: ['raw', 'validated', 'dismissed'] }).notNull().default('raw'),
+    paraItemIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    status: text({ enum: ['raw', 'validated', 'dismissed'] })
+      .notNull()
+      .default('raw'),
     /** Distinct neighbours, maintained on every link change. */
     connectionCount: integer().notNull().default(0),
     createdAt: createdAt(),
@@ -33,7 +51,9 @@ export const nodes = graph.table(
     index('nodes_tenant_connections_idx').on(t.tenantId, t.connectionCount.desc(), t.id),
     index('nodes_para_item_ids_idx').using('gin', t.paraItemIds),
     index('nodes_search_idx').using('gin', t.search),
-    index('nodes_tenant_raw_updated_idx').on(t.tenantId, t.updatedAt).where(sql`status = 'raw'`),
+    index('nodes_tenant_raw_updated_idx')
+      .on(t.tenantId, t.updatedAt)
+      .where(sql`status = 'raw'`),
   ],
 );
 

@@ -9,7 +9,11 @@ export async function currentVersion(db: Db, tenantId: string): Promise<number> 
 }
 
 /** Log entries after `version`, in order. */
-export async function changesSince(db: Db, tenantId: string, version: number): Promise<Array<{ version: number; change: Change }>> {
+export async function changesSince(
+  db: Db,
+  tenantId: string,
+  version: number,
+): Promise<Array<{ version: number; change: Change }>> {
   const rows = await db
     .select({ version: changes.version, payload: changes.payload })
     .from(changes)
@@ -22,7 +26,10 @@ export async function changesSince(db: Db, tenantId: string, version: number): P
 export function loadSnapshot(db: Db, tenantId: string) {
   return db.transaction(
     async (tx) => {
-      const [stats] = await tx.select({ v: tenantStats.version }).from(tenantStats).where(eq(tenantStats.tenantId, tenantId));
+      const [stats] = await tx
+        .select({ v: tenantStats.version })
+        .from(tenantStats)
+        .where(eq(tenantStats.tenantId, tenantId));
       const nodeRows = await tx
         .select({ id: nodes.id, title: nodes.title, status: nodes.status, para: nodes.paraItemIds })
         .from(nodes)

@@ -20,7 +20,13 @@ const KEEP_CHANGES = 10_000;
 export async function recordWrite(db: DbOrTx, tenantId: string, d: StatsDelta, change: Change): Promise<number> {
   const [row] = await db
     .insert(tenantStats)
-    .values({ tenantId, totalNodes: d.nodes ?? 0, validatedNodes: d.validated ?? 0, totalLinks: d.links ?? 0, version: 1 })
+    .values({
+      tenantId,
+      totalNodes: d.nodes ?? 0,
+      validatedNodes: d.validated ?? 0,
+      totalLinks: d.links ?? 0,
+      version: 1,
+    })
     .onConflictDoUpdate({
       target: tenantStats.tenantId,
       set: {

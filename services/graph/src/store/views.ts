@@ -17,7 +17,12 @@ export interface ViewNode {
 export function viewNodes(db: DbOrTx, tenantId: string, ids: string[]): Promise<ViewNode[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
-    .select({ id: nodes.id, title: nodes.title, paraItemIds: nodes.paraItemIds, connectionCount: nodes.connectionCount })
+    .select({
+      id: nodes.id,
+      title: nodes.title,
+      paraItemIds: nodes.paraItemIds,
+      connectionCount: nodes.connectionCount,
+    })
     .from(nodes)
     .where(and(eq(nodes.tenantId, tenantId), inArray(nodes.id, ids), visible));
 }
@@ -49,7 +54,9 @@ export async function linkPage(
 ): Promise<EdgeRow[]> {
   const here = direction === 'out' ? links.sourceId : links.targetId;
   const there = direction === 'out' ? links.targetId : links.sourceId;
-  const keyset = after ? sql`and (${links.weight} < ${after.weight} or (${links.weight} = ${after.weight} and ${there} > ${after.id}))` : sql``;
+  const keyset = after
+    ? sql`and (${links.weight} < ${after.weight} or (${links.weight} = ${after.weight} and ${there} > ${after.id}))`
+    : sql``;
   return db
     .select({ source: links.sourceId, target: links.targetId, type: links.type, weight: links.weight })
     .from(links)

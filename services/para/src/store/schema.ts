@@ -12,7 +12,9 @@ export const items = para.table(
     label: text().notNull(),
     description: text().notNull().default(''),
     slug: text().notNull(),
-    status: text({ enum: ['active', 'completed', 'archived'] }).notNull().default('active'),
+    status: text({ enum: ['active', 'completed', 'archived'] })
+      .notNull()
+      .default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: optionalTimestamp(),

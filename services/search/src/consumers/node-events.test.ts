@@ -51,16 +51,32 @@ describe('node events consumer', () => {
 
   it('handles a redelivered event once, and never lets an older version win', async () => {
     const db = database.db;
-    const update: NodeEvent = { ...created('Newer', '2026-01-02T00:00:00.000Z'), type: 'node.updated', data: { node: snapshot('Newer', '2026-01-02T00:00:00.000Z'), changed: ['title'] } };
+    const update: NodeEvent = {
+      ...created('Newer', '2026-01-02T00:00:00.000Z'),
+      type: 'node.updated',
+      data: { node: snapshot('Newer', '2026-01-02T00:00:00.000Z'), changed: ['title'] },
+    };
     expect(await applyNodeEvent(db, update)).toBe(true);
     expect(await applyNodeEvent(db, update)).toBe(false);
     await applyNodeEvent(db, created('Stale', '2025-12-31T00:00:00.000Z'));
     const client = connectService('test', 'search', searchApi, {
       kind: 'local',
-      router: (await createSearchModule({ database, bus: createMemoryBus(createLogger('t', 'silent')), logger: createLogger('t', 'silent') })).router,
+      router: (
+        await createSearchModule({
+          database,
+          bus: createMemoryBus(createLogger('t', 'silent')),
+          logger: createLogger('t', 'silent'),
+        })
+      ).router,
     });
     expect((await client.as(identity(tenant)).documents.get({ node_id: nodeId })).title).toBe('Newer');
-    const deleted: NodeEvent = { id: newEventId(), type: 'node.deleted', tenant_id: tenant, occurred_at: '2026-01-03T00:00:00.000Z', data: { node_id: nodeId, unlinked_ids: [] } };
+    const deleted: NodeEvent = {
+      id: newEventId(),
+      type: 'node.deleted',
+      tenant_id: tenant,
+      occurred_at: '2026-01-03T00:00:00.000Z',
+      data: { node_id: nodeId, unlinked_ids: [] },
+    };
     await applyNodeEvent(db, deleted);
     expect(await client.as(identity(tenant)).documents.count({})).toEqual({ count: 0 });
   });

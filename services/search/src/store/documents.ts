@@ -18,7 +18,14 @@ export async function upsertDocument(db: DbOrTx, tenantId: string, doc: Document
     .values({ tenantId, ...doc, indexedAt: new Date() })
     .onConflictDoUpdate({
       target: [documents.tenantId, documents.nodeId],
-      set: { title: doc.title, summary: doc.summary, tags: doc.tags, status: doc.status, updatedAt: doc.updatedAt, indexedAt: new Date() },
+      set: {
+        title: doc.title,
+        summary: doc.summary,
+        tags: doc.tags,
+        status: doc.status,
+        updatedAt: doc.updatedAt,
+        indexedAt: new Date(),
+      },
       setWhere: lt(documents.updatedAt, doc.updatedAt),
     });
 }

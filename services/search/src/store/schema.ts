@@ -16,7 +16,10 @@ export const documents = search.table(
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     indexedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.nodeId] }), index('documents_tenant_updated_idx').on(t.tenantId, t.updatedAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.nodeId] }),
+    index('documents_tenant_updated_idx').on(t.tenantId, t.updatedAt),
+  ],
 );
 
 export const processedEvents = processedEventsTable(search);
