@@ -16,6 +16,8 @@ export interface RunOptions {
   database: Database | null;
   /** The service's bus, started after the module and stopped after it (consumers commit, relay flushed). */
   bus?: EventBus;
+  /** Other connections to close on shutdown (kv clients…), after the bus. */
+  resources?: Array<{ close(): Promise<void> }>;
   migrations: Migrations | null;
   createModule: () => Promise<ServiceModule>;
   port: number;
@@ -36,7 +38,8 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
     if (database && opts.migrations) await database.migrate(opts.migrations);
     logger.info('migrations applied');
     await database?.close();
-    return;
+    // Exit explicitly: a client opened at start-up (a kv or bus connection) must not keep a migration Job alive.
+    process.exit(0);
   }
   const module = await opts.createModule();
   await module.start();
@@ -55,6 +58,7 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
     await http.close();
     await module.stop();
     await opts.bus?.stop();
+    for (const resource of opts.resources ?? []) await resource.close().catch(() => undefined);
     await database?.close();
     logger.info('stopped');
     process.exit(0);

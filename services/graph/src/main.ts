@@ -28,6 +28,7 @@ try {
     logger,
     database,
     bus,
+    resources: [kv],
     migrations: graphMigrations,
     createModule: () => createGraphModule({ database, bus, logger, para, kv }),
     port: config.PORT,
