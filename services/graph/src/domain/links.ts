@@ -1,7 +1,7 @@
 import { invalid, isId, notFound, type FieldError, type ReplaceLinksInput } from '@kg/contracts';
 import { findNode, existingIds } from '../store/nodes';
 import { linksOf, recountConnections, related, unlink, upsertLinks, type LinkRow } from '../store/links';
-import { recordWrite } from '../store/stats';
+import { lockTenant, recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { linksChanged } from './events';
 
@@ -21,13 +21,14 @@ function checkShape(sourceId: string, links: ReplaceLinksInput['links']): void {
 }
 
 /**
- * Full replacement of a node's links, both directions, in one transaction. The source
- * row is locked first, so concurrent replacements of one node serialize.
+ * Full replacement of a node's links, both directions, in one transaction, under the
+ * tenant's write lock (store/stats.ts `lockTenant`).
  */
 export async function replaceLinks(ctx: GraphContext, tenantId: string, id: string, input: ReplaceLinksInput['links']) {
   if (!isId('node', id)) throw notFound('Node');
   checkShape(id, input);
   const result = await ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, tenantId);
     if (!(await findNode(tx, tenantId, id, true))) throw notFound('Node');
     const wanted = input.filter((l) => isId('node', l.target_id)).map((l) => l.target_id);
     const existing = await existingIds(tx, tenantId, wanted);

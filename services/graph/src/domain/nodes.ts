@@ -20,7 +20,7 @@ import {
   type StoredNode,
 } from '../store/nodes';
 import { detachNode, recountConnections } from '../store/links';
-import { recordWrite } from '../store/stats';
+import { lockTenant, recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { nodeCreated, nodeDeleted, nodeUpdated } from './events';
 
@@ -61,6 +61,7 @@ async function checkParaItems(ctx: GraphContext, identity: Identity, ids: string
 export async function createNode(ctx: GraphContext, identity: Identity, input: CreateNodeInput): Promise<Node> {
   const paraItemIds = await checkParaItems(ctx, identity, input.para_item_ids);
   const node = await ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, identity.tenantId);
     const created = await insertNode(tx, {
       id: newId('node'),
       tenantId: identity.tenantId,
@@ -100,6 +101,7 @@ export async function patchNode(
     ...(patch.status !== undefined ? { status: patch.status } : {}),
   };
   const node = await ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, tenantId);
     const before = await findNode(tx, tenantId, id, true);
     if (!before) return null;
     const updated = await updateNode(tx, tenantId, id, fields, ctx.now());
@@ -118,6 +120,7 @@ export async function patchNode(
 export async function removeNode(ctx: GraphContext, tenantId: string, id: string): Promise<void> {
   if (!isId('node', id)) throw notFound('Node');
   const deleted = await ctx.db.transaction(async (tx) => {
+    await lockTenant(tx, tenantId);
     const node = await findNode(tx, tenantId, id, true);
     if (!node) return false;
     const neighbours = await detachNode(tx, tenantId, id);

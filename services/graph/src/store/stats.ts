@@ -13,6 +13,19 @@ export interface StatsDelta {
 const KEEP_CHANGES = 10_000;
 
 /**
+ * Takes the tenant's write lock (its counter row) as the first step of every write
+ * transaction: a tenant's writes apply one at a time, so connection counts recomputed
+ * inside a write see every committed link, versions commit in order, and two writes
+ * touching the same nodes can never deadlock.
+ */
+export async function lockTenant(db: DbOrTx, tenantId: string): Promise<void> {
+  await db
+    .insert(tenantStats)
+    .values({ tenantId })
+    .onConflictDoUpdate({ target: tenantStats.tenantId, set: { version: sql`${tenantStats.version}` } });
+}
+
+/**
  * Records a write inside its transaction: adds the delta to the tenant's counters, takes
  * the next version under the counter row's lock (so versions commit in order), and
  * appends the change to the tenant's change log.
