@@ -44,7 +44,11 @@ CREATE TABLE "auth"."users" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "api_keys_tenant_created_idx" ON "auth"."api_keys" USING btree ("tenant_id","created_at");--> statement-breakpoint
+ALTER TABLE "auth"."api_keys" ADD CONSTRAINT "api_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "auth"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth"."refresh_tokens" ADD CONSTRAINT "refresh_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "auth"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "auth"."users" ADD CONSTRAINT "users_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "auth"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "api_keys_tenant_id_created_at_idx" ON "auth"."api_keys" USING btree ("tenant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "refresh_tokens_token_hash_idx" ON "auth"."refresh_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "refresh_tokens_family_id_idx" ON "auth"."refresh_tokens" USING btree ("family_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "users_email_idx" ON "auth"."users" USING btree ("email");
+CREATE UNIQUE INDEX "users_email_idx" ON "auth"."users" USING btree ("email");--> statement-breakpoint
+CREATE INDEX "users_tenant_id_idx" ON "auth"."users" USING btree ("tenant_id");

@@ -6,20 +6,24 @@ export const authConfigSchema = z
   .object({
     ...env.serviceBase,
     PORT: env.port(3001),
-    /** Private Ed25519 JWK (JSON) that signs access tokens; from a Kubernetes secret. */
+    /** Private Ed25519 JWK (JSON) that signs access tokens; from a secret. Checked at start, never echoed. */
     AUTH_SIGNING_KEY: z.string().min(1),
-    /** Server-side pepper of API key HMACs. */
+    /** Server-side pepper of API key HMACs; from a secret. */
     API_KEY_PEPPER: env.secret(32),
     MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('smtp'),
-    SMTP_URL: z.url().optional(),
-    MAIL_FROM: z.string().default('Knowledge Graph <no-reply@localhost>'),
-    OUTBOX_DIR: z.string().optional(),
+    SMTP_URL: z
+      .url()
+      .refine((u) => /^smtps?:\/\//i.test(u), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(1).default('Knowledge Graph <no-reply@localhost>'),
+    OUTBOX_DIR: z.string().min(1).optional(),
+    /** Base address of the public API, used in the link of sign-in mail. */
     PUBLIC_URL: z.url().default('http://localhost:8080'),
   })
-  .superRefine((c, issue) => {
+  .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL)
-      issue.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when MAIL_TRANSPORT=smtp' });
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when MAIL_TRANSPORT=smtp' });
     if (c.MAIL_TRANSPORT === 'outbox' && !c.OUTBOX_DIR)
-      issue.addIssue({ code: 'custom', path: ['OUTBOX_DIR'], message: 'required when MAIL_TRANSPORT=outbox' });
+      ctx.addIssue({ code: 'custom', path: ['OUTBOX_DIR'], message: 'required when MAIL_TRANSPORT=outbox' });
   });
 export type AuthConfig = z.infer<typeof authConfigSchema>;

@@ -15,12 +15,13 @@ import {
 try {
   const config = loadConfig('auth', authConfigSchema);
   const logger = createLogger('auth', config.LOG_LEVEL);
-  const database = await openDatabase({ url: config.DATABASE_URL });
+  const keys = await keyMaterialFromSecrets(config.AUTH_SIGNING_KEY, config.API_KEY_PEPPER);
+  // authConfigSchema guarantees SMTP_URL for smtp and OUTBOX_DIR for outbox.
   const mail =
     config.MAIL_TRANSPORT === 'smtp'
       ? createSmtpTransport(config.SMTP_URL!, config.MAIL_FROM)
       : createOutboxTransport(config.OUTBOX_DIR!);
-  const keys = await keyMaterialFromSecrets(config.AUTH_SIGNING_KEY, config.API_KEY_PEPPER);
+  const database = await openDatabase({ url: config.DATABASE_URL });
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,

@@ -2,42 +2,48 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
-import type { KeyMaterial } from './domain/keys';
-import type { MailTransport } from './domain/mail';
+import type { KeyMaterial } from './keys/material';
+import type { MailTransport } from './mail/transport';
 import { createAuthRouter } from './router';
 
-export { loadOrCreateKeyMaterial, keyMaterialFromSecrets, type KeyMaterial } from './domain/keys';
-export { createOutboxTransport, createSmtpTransport, type MailTransport, type MailMessage } from './domain/mail';
+export { loadOrCreateKeyMaterial } from './keys/files';
+export { keyMaterialFromSecrets, type KeyMaterial } from './keys/material';
+export { createOutboxTransport } from './mail/outbox';
+export { createSmtpTransport } from './mail/smtp';
+export type { MailMessage, MailTransport } from './mail/transport';
 
 export const authMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
   schema: 'auth',
 };
 
+export const DEFAULT_PUBLIC_URL = 'http://localhost:8080';
+
 export interface AuthDeps {
   database: Database;
   logger: Logger;
   keys: KeyMaterial;
   mail: MailTransport;
-  /** Base address used in the sign-in link of the mail. */
-  publicUrl: string;
+  /** Base address of the public API, for the link in sign-in mail (default http://localhost:8080). */
+  publicUrl?: string;
+  /** The clock (tests move it); default `() => new Date()`. */
   now?: () => Date;
 }
 
-/** The auth service as a mountable module. */
+/** The auth service as a mountable module: sign-in, tokens, API keys. No background work. */
 export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
-  const ctx = {
+  const router = createAuthRouter({
     db: deps.database.db,
     logger: deps.logger,
     keys: deps.keys,
     mail: deps.mail,
-    publicUrl: deps.publicUrl,
+    publicUrl: deps.publicUrl ?? DEFAULT_PUBLIC_URL,
     now: deps.now ?? (() => new Date()),
-    lastTouched: new Map<string, number>(),
-  };
+    lastUsedWrites: new Map(),
+  });
   return {
     name: 'auth',
-    router: createAuthRouter(ctx),
+    router,
     start: async () => {},
     stop: async () => {},
     ready: () => deps.database.ping(),

@@ -1,19 +1,19 @@
 import { authApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
-import type { AuthContext } from './domain/deps';
+import type { Deps } from './domain/deps';
 import * as apiKeys from './procedures/api-keys';
 import * as magicLink from './procedures/magic-link';
 import * as tokens from './procedures/tokens';
 
 /** authRouter: magic-link sign-in, token rotation, public keys, API keys. */
-export const createAuthRouter = (ctx: AuthContext) =>
+export const createAuthRouter = (deps: Deps) =>
   defineRouter(authApi, {
-    magicLink: { request: magicLink.request(ctx), verify: magicLink.verify(ctx) },
-    tokens: { refresh: tokens.refresh(ctx), jwks: tokens.jwks(ctx) },
+    magicLink: { request: magicLink.request(deps), verify: magicLink.verify(deps) },
+    tokens: { refresh: tokens.refresh(deps), jwks: tokens.jwks(deps) },
     apiKeys: {
-      create: apiKeys.create(ctx),
-      list: apiKeys.list(ctx),
-      revoke: apiKeys.revoke(ctx),
-      verify: apiKeys.verify(ctx),
+      create: apiKeys.create(deps),
+      list: apiKeys.list(deps),
+      revoke: apiKeys.revoke(deps),
+      verify: apiKeys.verify(deps),
     },
   });

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, ACCESS_TOKEN_TTL_SECONDS } from '@kg/tokens';
-import { newId } from '@kg/db';
-import type { KeyMaterial } from './keys';
+import type { KeyMaterial } from '../keys/material';
 
-/** A 15-minute EdDSA access token carrying the tenant (`tnt`) and the user (`sub`). */
+/**
+ * A 15-minute access token: EdDSA (Ed25519) JWT with iss/aud of @kg/tokens, `sub` the
+ * user, `tnt` the tenant, a unique `jti`, and `kid` in the header so verifiers pick the key.
+ */
 export function signAccessToken(keys: KeyMaterial, user: { id: string; tenantId: string }, now: Date): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ tnt: user.tenantId })
@@ -11,8 +14,11 @@ export function signAccessToken(keys: KeyMaterial, user: { id: string; tenantId:
     .setIssuer(ACCESS_TOKEN_ISSUER)
     .setAudience(ACCESS_TOKEN_AUDIENCE)
     .setSubject(user.id)
-    .setJti(newId('refreshToken').replace(/^rtk_/, 'jti_'))
+    .setJti(randomUUID())
     .setIssuedAt(iat)
     .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
     .sign(keys.privateKey);
 }
+
+/** The public key set other services verify access tokens with. */
+export const publicKeySet = (keys: KeyMaterial) => ({ keys: [{ ...keys.publicJwk }] });

@@ -1,8 +1,16 @@
 import { isId, notFound, unauthorized, type ApiKey, type Identity } from '@kg/contracts';
-import { isoOrNull, iso, newId } from '@kg/db';
-import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, touchApiKey, type ApiKeyRow } from '../store/api-keys';
-import { LAST_USED_GRANULARITY_MS, type AuthContext } from './deps';
-import { digestsEqual, hmac, randomSecret } from './secrets';
+import { iso, isoOrNull, newId } from '@kg/db';
+import {
+  findApiKeyForVerification,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+  touchApiKey,
+  type ApiKeyRow,
+} from '../store/api-keys';
+import type { Deps } from './deps';
+import { SECRET_PATTERN, digestsEqual, hmacSha256, randomSecret, splitCredential } from './secrets';
+import { recordUse } from './last-used';
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
@@ -13,40 +21,47 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   revoked_at: isoOrNull(row.revokedAt),
 });
 
-export async function createApiKey(ctx: AuthContext, identity: Identity, name: string) {
+/** The characters of the secret shown in `prefix`, enough to tell keys apart, far too few to guess the rest. */
+const PREFIX_SECRET_CHARS = 6;
+
+/**
+ * Creates a key for the caller's tenant and user. The raw key `{key_id}.{secret}` is in
+ * this answer only; the store keeps HMAC-SHA256(pepper, secret).
+ */
+export async function createApiKey(deps: Deps, identity: Identity, name: string): Promise<ApiKey & { key: string }> {
   const id = newId('apiKey');
   const secret = randomSecret();
-  const row = await insertApiKey(ctx.db, {
+  const row = await insertApiKey(deps.db, {
     id,
     tenantId: identity.tenantId,
     userId: identity.subject,
     name,
-    prefix: `${id}.${secret.slice(0, 6)}`,
-    secretHash: hmac(ctx.keys.pepper, secret),
+    prefix: `${id}.${secret.slice(0, PREFIX_SECRET_CHARS)}`,
+    secretHash: hmacSha256(deps.keys.pepper, secret),
+    createdAt: deps.now(),
   });
   return { ...toApiKey(row), key: `${id}.${secret}` };
 }
 
-export const listKeys = async (ctx: AuthContext, tenantId: string) =>
-  (await listApiKeys(ctx.db, tenantId)).map(toApiKey);
+export const listTenantApiKeys = async (deps: Deps, tenantId: string): Promise<ApiKey[]> =>
+  (await listApiKeys(deps.db, tenantId)).map(toApiKey);
 
-export async function revokeKey(ctx: AuthContext, tenantId: string, id: string): Promise<void> {
-  if (!isId('apiKey', id) || !(await revokeApiKey(ctx.db, tenantId, id, ctx.now()))) throw notFound('API key');
+/** Revokes a key of the tenant (idempotent). Malformed, unknown or another tenant's: 404. */
+export async function revokeTenantApiKey(deps: Deps, tenantId: string, id: string): Promise<void> {
+  if (!isId('apiKey', id) || !(await revokeApiKey(deps.db, tenantId, id, deps.now()))) throw notFound('API key');
 }
 
-/** Verifies `{key_id}.{secret}`: lookup by id, HMAC compared in constant time, revocation honoured at once. */
-export async function verifyKey(ctx: AuthContext, raw: string): Promise<Identity> {
-  const dot = raw.indexOf('.');
-  const id = dot > 0 ? raw.slice(0, dot) : '';
-  const secret = raw.slice(dot + 1);
-  if (!isId('apiKey', id) || secret.length < 16) throw unauthorized('Invalid API key');
-  const row = await findApiKey(ctx.db, id);
-  if (!row || row.revokedAt || !digestsEqual(row.secretHash, hmac(ctx.keys.pepper, secret)))
-    throw unauthorized('Invalid API key');
-  const now = ctx.now();
-  if (now.getTime() - (ctx.lastTouched.get(id) ?? 0) >= LAST_USED_GRANULARITY_MS) {
-    ctx.lastTouched.set(id, now.getTime());
-    await touchApiKey(ctx.db, id, now, new Date(now.getTime() - LAST_USED_GRANULARITY_MS));
-  }
-  return { tenantId: row.tenantId, subject: row.userId, credential: { kind: 'api_key', id } };
+/**
+ * Verifies a raw key `{key_id}.{secret}` (split at the first dot): looked up by id, the
+ * HMAC compared in constant time. Nothing positive is cached, so a revocation holds from
+ * the next request on. Malformed, unknown, wrong secret or revoked: 401, all alike.
+ */
+export async function verifyApiKey(deps: Deps, raw: string): Promise<Identity> {
+  const parts = splitCredential(raw);
+  if (!parts || !isId('apiKey', parts.id) || !SECRET_PATTERN.test(parts.secret)) throw unauthorized('Invalid API key');
+  const row = await findApiKeyForVerification(deps.db, parts.id);
+  const presented = hmacSha256(deps.keys.pepper, parts.secret);
+  if (!row || !digestsEqual(row.secretHash, presented) || row.revokedAt) throw unauthorized('Invalid API key');
+  await recordUse(deps, row, (now, staleBefore) => touchApiKey(deps.db, row.tenantId, row.id, now, staleBefore));
+  return { tenantId: row.tenantId, subject: row.userId, credential: { kind: 'api_key', id: row.id } };
 }

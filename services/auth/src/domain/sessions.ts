@@ -1,20 +1,28 @@
-import { unauthorized, type TokenPair } from '@kg/contracts';
+import { isId, unauthorized, type TokenPair } from '@kg/contracts';
 import { newId, type DbOrTx } from '@kg/db';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@kg/tokens';
-import { findRefreshToken, insertRefreshToken, markUsed, revokeFamily } from '../store/refresh-tokens';
+import {
+  findRefreshTokenForUpdate,
+  insertRefreshToken,
+  markRefreshTokenUsed,
+  revokeRefreshFamily,
+} from '../store/refresh-tokens';
 import type { User } from '../store/users';
 import { signAccessToken } from './access-token';
-import { REFRESH_TTL_MS, type AuthContext } from './deps';
-import { randomSecret, sha256 } from './secrets';
+import { REFRESH_TOKEN_TTL_MS, type Deps } from './deps';
+import { SECRET_PATTERN, randomSecret, sha256, splitCredential } from './secrets';
 
-/** Issues an access token and a refresh token of `familyId` (a new family on sign-in). */
+/**
+ * Issues an access token and a refresh token (`rtk_….<secret>`, stored as sha256 only)
+ * of `familyId`; a sign-in starts a new family, a refresh continues its family.
+ */
 export async function issueTokenPair(
-  ctx: AuthContext,
+  deps: Deps,
   tx: DbOrTx,
   user: User,
   familyId = newId('refreshToken'),
 ): Promise<TokenPair> {
-  const now = ctx.now();
+  const now = deps.now();
   const id = newId('refreshToken');
   const secret = randomSecret();
   await insertRefreshToken(tx, {
@@ -23,36 +31,44 @@ export async function issueTokenPair(
     userId: user.id,
     tenantId: user.tenantId,
     tokenHash: sha256(secret),
-    expiresAt: new Date(now.getTime() + REFRESH_TTL_MS),
+    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
+    createdAt: now,
   });
   return {
-    access_token: await signAccessToken(ctx.keys, user, now),
+    access_token: await signAccessToken(deps.keys, user, now),
     refresh_token: `${id}.${secret}`,
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     token_type: 'Bearer',
   };
 }
 
+type Outcome = { kind: 'rotated'; pair: TokenPair } | { kind: 'reused'; familyId: string } | { kind: 'invalid' };
+
 /**
- * Rotates a refresh token: the presented one becomes used and a new one of the same
- * family is issued. Presenting a used token again revokes the whole family.
+ * Rotates a refresh token: the presented one is marked used and the next one of its
+ * family is issued. Presenting a token that was used already (a stolen copy, or the
+ * legitimate client after a thief) revokes the whole family and answers 401; the
+ * revocation commits even though the call fails. Unknown, expired or revoked: 401.
  */
-export async function refresh(ctx: AuthContext, presented: string): Promise<TokenPair> {
-  const secret = presented.split('.')[1] ?? '';
-  const outcome = await ctx.db.transaction(async (tx) => {
-    const row = await findRefreshToken(tx, sha256(secret));
-    const now = ctx.now();
-    if (!row || row.revokedAt || row.expiresAt <= now || `${row.id}.${secret}` !== presented) return null;
-    if (row.usedAt || !(await markUsed(tx, row.id, now))) {
-      await revokeFamily(tx, row.familyId, now);
-      return 'reused' as const;
+export async function rotateRefreshToken(deps: Deps, presented: string): Promise<TokenPair> {
+  const parts = splitCredential(presented);
+  if (!parts || !isId('refreshToken', parts.id) || !SECRET_PATTERN.test(parts.secret))
+    throw unauthorized('Invalid or expired refresh token');
+  const outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
+    const row = await findRefreshTokenForUpdate(tx, sha256(parts.secret));
+    const now = deps.now();
+    if (!row || row.id !== parts.id || row.revokedAt || row.expiresAt <= now) return { kind: 'invalid' };
+    if (row.usedAt || !(await markRefreshTokenUsed(tx, row.tenantId, row.id, now))) {
+      await revokeRefreshFamily(tx, row.tenantId, row.familyId, now);
+      return { kind: 'reused', familyId: row.familyId };
     }
-    return issueTokenPair(ctx, tx, { id: row.userId, tenantId: row.tenantId }, row.familyId);
+    const pair = await issueTokenPair(deps, tx, { id: row.userId, tenantId: row.tenantId }, row.familyId);
+    return { kind: 'rotated', pair };
   });
-  if (outcome === 'reused') {
-    ctx.logger.warn('refresh token reuse detected; token family revoked');
+  if (outcome.kind === 'rotated') return outcome.pair;
+  if (outcome.kind === 'reused') {
+    deps.logger.warn({ familyId: outcome.familyId }, 'refresh token reuse detected; token family revoked');
     throw unauthorized('Refresh token already used; the session has been revoked');
   }
-  if (!outcome) throw unauthorized('Invalid or expired refresh token');
-  return outcome;
+  throw unauthorized('Invalid or expired refresh token');
 }

@@ -1,27 +1,31 @@
 import type { authApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
-import type { AuthContext } from '../domain/deps';
-import { createApiKey, listKeys, revokeKey, verifyKey } from '../domain/api-keys';
+import { createApiKey, listTenantApiKeys, revokeTenantApiKey, verifyApiKey } from '../domain/api-keys';
+import type { Deps } from '../domain/deps';
 
 type H = Handlers<typeof authApi>['apiKeys'];
 
+/** apiKeys.create: a key for the caller's tenant; the raw key is in this answer only. */
 export const create =
-  (ctx: AuthContext): H['create'] =>
-  ({ input, ctx: call }) =>
-    createApiKey(ctx, call.identity, input.name);
+  (deps: Deps): H['create'] =>
+  ({ input, ctx }) =>
+    createApiKey(deps, ctx.identity, input.name);
 
+/** apiKeys.list: the tenant's keys, newest first, revoked ones included. */
 export const list =
-  (ctx: AuthContext): H['list'] =>
-  async ({ ctx: call }) => ({ data: await listKeys(ctx, call.identity.tenantId) });
+  (deps: Deps): H['list'] =>
+  async ({ ctx }) => ({ data: await listTenantApiKeys(deps, ctx.identity.tenantId) });
 
+/** apiKeys.revoke: idempotent; another tenant's or unknown id: 404. */
 export const revoke =
-  (ctx: AuthContext): H['revoke'] =>
-  async ({ input, ctx: call }) => {
-    await revokeKey(ctx, call.identity.tenantId, input.id);
+  (deps: Deps): H['revoke'] =>
+  async ({ input, ctx }) => {
+    await revokeTenantApiKey(deps, ctx.identity.tenantId, input.id);
     return { revoked: true };
   };
 
+/** apiKeys.verify: the identity of a raw key (the gateway, on every ApiKey request). */
 export const verify =
-  (ctx: AuthContext): H['verify'] =>
+  (deps: Deps): H['verify'] =>
   ({ input }) =>
-    verifyKey(ctx, input.key);
+    verifyApiKey(deps, input.key);

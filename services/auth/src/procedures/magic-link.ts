@@ -1,18 +1,20 @@
 import type { authApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
-import type { AuthContext } from '../domain/deps';
-import { requestMagicLink, verifyMagicLink } from '../domain/magic-link';
+import type { Deps } from '../domain/deps';
+import { ACCEPTED_DETAIL, requestMagicLink, verifyMagicLink } from '../domain/magic-link';
 
 type H = Handlers<typeof authApi>['magicLink'];
 
+/** magicLink.request: mails a sign-in link; always `accepted`, whether or not the email is known. */
 export const request =
-  (ctx: AuthContext): H['request'] =>
+  (deps: Deps): H['request'] =>
   async ({ input }) => {
-    await requestMagicLink(ctx, input.email);
-    return { status: 'accepted', detail: 'If the address can receive mail, a sign-in link is on its way.' };
+    await requestMagicLink(deps, input.email);
+    return { status: 'accepted', detail: ACCEPTED_DETAIL };
   };
 
+/** magicLink.verify: a token pair for a valid link, once. */
 export const verify =
-  (ctx: AuthContext): H['verify'] =>
+  (deps: Deps): H['verify'] =>
   ({ input }) =>
-    verifyMagicLink(ctx, input.token);
+    verifyMagicLink(deps, input.token);

@@ -1,16 +1,19 @@
 import type { authApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
-import type { AuthContext } from '../domain/deps';
-import { refresh as rotate } from '../domain/sessions';
+import { publicKeySet } from '../domain/access-token';
+import type { Deps } from '../domain/deps';
+import { rotateRefreshToken } from '../domain/sessions';
 
 type H = Handlers<typeof authApi>['tokens'];
 
+/** tokens.refresh: rotates a refresh token into a new pair. */
 export const refresh =
-  (ctx: AuthContext): H['refresh'] =>
+  (deps: Deps): H['refresh'] =>
   ({ input }) =>
-    rotate(ctx, input.refresh_token);
+    rotateRefreshToken(deps, input.refresh_token);
 
-/** The public keys other services verify access tokens with. */
+/** tokens.jwks: the public keys access tokens verify with. */
 export const jwks =
-  (ctx: AuthContext): H['jwks'] =>
-  async () => ({ keys: [ctx.keys.publicJwk as Record<string, unknown>] });
+  (deps: Deps): H['jwks'] =>
+  async () =>
+    publicKeySet(deps.keys);

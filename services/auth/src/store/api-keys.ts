@@ -6,9 +6,11 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export async function insertApiKey(db: DbOrTx, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
   const [created] = await db.insert(apiKeys).values(row).returning();
-  return created!;
+  if (!created) throw new Error('api key insert returned no row');
+  return created;
 }
 
+/** A tenant's keys, newest first, revoked ones included. */
 export function listApiKeys(db: DbOrTx, tenantId: string): Promise<ApiKeyRow[]> {
   return db
     .select()
@@ -17,19 +19,20 @@ export function listApiKeys(db: DbOrTx, tenantId: string): Promise<ApiKeyRow[]> 
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-export async function findApiKey(db: DbOrTx, id: string): Promise<ApiKeyRow | null> {
+/** The key with this id, for verifying a presented key: a credential lookup, the tenant is not known yet. */
+export async function findApiKeyForVerification(db: DbOrTx, id: string): Promise<ApiKeyRow | null> {
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
   return row ?? null;
 }
 
-/** Revokes a tenant's key (idempotent); null when the tenant has no such key. */
+/** Revokes a tenant's key; revoking twice keeps the first time. Null when the tenant has no such key. */
 export async function revokeApiKey(db: DbOrTx, tenantId: string, id: string, now: Date): Promise<ApiKeyRow | null> {
-  const [row] = await db
+  const [revoked] = await db
     .update(apiKeys)
     .set({ revokedAt: now })
     .where(and(eq(apiKeys.tenantId, tenantId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning();
-  if (row) return row;
+  if (revoked) return revoked;
   const [existing] = await db
     .select()
     .from(apiKeys)
@@ -37,10 +40,25 @@ export async function revokeApiKey(db: DbOrTx, tenantId: string, id: string, now
   return existing ?? null;
 }
 
-/** Records use, but only when the stored value is older than `staleBefore` (at most one write a minute). */
-export async function touchApiKey(db: DbOrTx, id: string, now: Date, staleBefore: Date): Promise<void> {
+/**
+ * Records use of a key, but only when the stored value is older than `staleBefore`:
+ * the conditional UPDATE keeps several replicas from all writing within one interval.
+ */
+export async function touchApiKey(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+  now: Date,
+  staleBefore: Date,
+): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))));
+    .where(
+      and(
+        eq(apiKeys.tenantId, tenantId),
+        eq(apiKeys.id, id),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore)),
+      ),
+    );
 }

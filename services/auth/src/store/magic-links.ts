@@ -2,11 +2,18 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { magicLinks } from './schema';
 
-export async function insertMagicLink(db: DbOrTx, tokenHash: string, email: string, expiresAt: Date): Promise<void> {
-  await db.insert(magicLinks).values({ tokenHash, email, expiresAt });
+export async function insertMagicLink(
+  db: DbOrTx,
+  link: { tokenHash: string; email: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
+  await db.insert(magicLinks).values(link);
 }
 
-/** Marks the link used if it is unused and unexpired; returns its email, or null. Atomic. */
+/**
+ * Marks the link used if it is unused and unexpired, in one statement
+ * (UPDATE … WHERE used_at IS NULL AND expires_at > now RETURNING): of two concurrent
+ * verifications exactly one gets the email. Null for unknown, used or expired links.
+ */
 export async function consumeMagicLink(db: DbOrTx, tokenHash: string, now: Date): Promise<string | null> {
   const [row] = await db
     .update(magicLinks)

@@ -2,37 +2,42 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { refreshTokens } from './schema';
 
-export interface RefreshRow {
-  id: string;
-  familyId: string;
-  userId: string;
-  tenantId: string;
-  tokenHash: string;
-  expiresAt: Date;
-}
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 
-export async function insertRefreshToken(db: DbOrTx, row: RefreshRow): Promise<void> {
+export async function insertRefreshToken(
+  db: DbOrTx,
+  row: Pick<RefreshTokenRow, 'id' | 'familyId' | 'userId' | 'tenantId' | 'tokenHash' | 'expiresAt' | 'createdAt'>,
+): Promise<void> {
   await db.insert(refreshTokens).values(row);
 }
 
-export async function findRefreshToken(db: DbOrTx, tokenHash: string) {
+/**
+ * The token whose secret hashes to `tokenHash`, locked for the rest of the transaction.
+ * A credential lookup: the tenant is not known until the token is found.
+ */
+export async function findRefreshTokenForUpdate(db: DbOrTx, tokenHash: string): Promise<RefreshTokenRow | null> {
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).for('update');
   return row ?? null;
 }
 
-/** Marks a token used; false when another request used it first (concurrent reuse). */
-export async function markUsed(db: DbOrTx, id: string, now: Date): Promise<boolean> {
+/** Marks a token used; false when it was used already (a concurrent request won). */
+export async function markRefreshTokenUsed(db: DbOrTx, tenantId: string, id: string, now: Date): Promise<boolean> {
   const rows = await db
     .update(refreshTokens)
     .set({ usedAt: now })
-    .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
+    .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
     .returning({ id: refreshTokens.id });
   return rows.length === 1;
 }
 
-export async function revokeFamily(db: DbOrTx, familyId: string, now: Date): Promise<void> {
-  await db
+/** Revokes every token of a family (reuse detected). Returns how many were still live. */
+export async function revokeRefreshFamily(db: DbOrTx, tenantId: string, familyId: string, now: Date): Promise<number> {
+  const rows = await db
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    .where(
+      and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)),
+    )
+    .returning({ id: refreshTokens.id });
+  return rows.length;
 }

@@ -3,15 +3,22 @@ import { createdAt, optionalTimestamp, tenantIdColumn } from '@kg/db';
 
 export const auth = pgSchema('auth');
 
+/** A tenant: created by the first sign-in of an email, owned by that person. */
 export const tenants = auth.table('tenants', { id: text().primaryKey(), createdAt: createdAt() });
 
+/** One row per email (stored lower-case); the unique index makes first sign-in race-safe. */
 export const users = auth.table(
   'users',
-  { id: text().primaryKey(), tenantId: tenantIdColumn(), email: text().notNull(), createdAt: createdAt() },
-  (t) => [uniqueIndex('users_email_idx').on(t.email)],
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_tenant_id_idx').on(t.tenantId)],
 );
 
-/** Only the sha256 of a magic-link token is stored. */
+/** Single-use sign-in links. Only the sha256 of the token is stored, never the token. */
 export const magicLinks = auth.table('magic_links', {
   tokenHash: text().primaryKey(),
   email: text().notNull(),
@@ -20,13 +27,19 @@ export const magicLinks = auth.table('magic_links', {
   createdAt: createdAt(),
 });
 
-/** Refresh tokens rotate within a family; reuse of a used token revokes the family. */
+/**
+ * Refresh tokens rotate within a family (one family per sign-in): each use marks the
+ * token used and issues the next. Presenting a used token revokes the whole family.
+ * Only the sha256 of the secret is stored.
+ */
 export const refreshTokens = auth.table(
   'refresh_tokens',
   {
     id: text().primaryKey(),
     familyId: text().notNull(),
-    userId: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tenantId: tenantIdColumn(),
     tokenHash: text().notNull(),
     expiresAt: optionalTimestamp().notNull(),
@@ -40,13 +53,15 @@ export const refreshTokens = auth.table(
   ],
 );
 
-/** API keys: the secret is stored only as HMAC-SHA256 under a server-side pepper. */
+/** API keys: the secret is stored only as HMAC-SHA256 under a server-side pepper (hex). */
 export const apiKeys = auth.table(
   'api_keys',
   {
     id: text().primaryKey(),
     tenantId: tenantIdColumn(),
-    userId: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     prefix: text().notNull(),
     secretHash: text().notNull(),
@@ -54,5 +69,5 @@ export const apiKeys = auth.table(
     lastUsedAt: optionalTimestamp(),
     revokedAt: optionalTimestamp(),
   },
-  (t) => [index('api_keys_tenant_created_idx').on(t.tenantId, t.createdAt)],
+  (t) => [index('api_keys_tenant_id_created_at_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc())],
 );

@@ -7,20 +7,29 @@ export interface User {
   tenantId: string;
 }
 
-/** The user of an email, created with its own new tenant on first sign-in (race-safe). */
+const byEmail = async (db: DbOrTx, email: string): Promise<User | null> => {
+  const [row] = await db.select({ id: users.id, tenantId: users.tenantId }).from(users).where(eq(users.email, email));
+  return row ?? null;
+};
+
+/**
+ * The user of an email, created together with its own new tenant on first sign-in.
+ * Race-safe: the unique email index decides; a loser of the race (insert … on conflict
+ * do nothing returns no row) drops the tenant it prepared and reads the winner's user.
+ */
 export async function findOrCreateUser(db: DbOrTx, email: string): Promise<User> {
-  const [existing] = await db
-    .select({ id: users.id, tenantId: users.tenantId })
-    .from(users)
-    .where(eq(users.email, email));
+  const existing = await byEmail(db, email);
   if (existing) return existing;
   const tenantId = newId('tenant');
   await db.insert(tenants).values({ id: tenantId });
-  await db
+  const [created] = await db
     .insert(users)
     .values({ id: newId('user'), tenantId, email })
-    .onConflictDoNothing();
-  const [user] = await db.select({ id: users.id, tenantId: users.tenantId }).from(users).where(eq(users.email, email));
-  if (!user) throw new Error('user vanished after insert');
-  return user;
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id, tenantId: users.tenantId });
+  if (created) return created;
+  await db.delete(tenants).where(eq(tenants.id, tenantId));
+  const winner = await byEmail(db, email);
+  if (!winner) throw new Error('user of a conflicting email not found');
+  return winner;
 }

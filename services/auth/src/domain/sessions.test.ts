@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createAuthRig, statusOf, type AuthRig } from '../testing';
+import { refreshTokens } from '../store/schema';
+
+let rig: AuthRig;
+beforeAll(async () => {
+  rig = await createAuthRig();
+});
+afterAll(() => rig.close());
+
+const refresh = (refresh_token: string) => rig.anon.tokens.refresh({ refresh_token });
+const familyOf = async (token: string) => {
+  const [row] = await rig.db
+    .select()
+    .from(refreshTokens)
+    .where(eq(refreshTokens.id, token.split('.')[0]!));
+  return rig.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, row!.familyId));
+};
+
+describe('tokens.refresh', () => {
+  it('rotates on every use: a new pair for the same person, in the same family', async () => {
+    const pair = await rig.signIn('rot@example.com');
+    const next = await refresh(pair.refresh_token);
+    const third = await refresh(next.refresh_token);
+    expect(new Set([pair.refresh_token, next.refresh_token, third.refresh_token]).size).toBe(3);
+    expect(third).toMatchObject({ expires_in: 900, token_type: 'Bearer' });
+    const [a, b] = await Promise.all([rig.claimsOf(pair.access_token), rig.claimsOf(third.access_token)]);
+    expect(b).toMatchObject({ tenantId: a.tenantId, subject: a.subject });
+    expect(b.tokenId).not.toBe(a.tokenId);
+    const family = await familyOf(third.refresh_token);
+    expect(family).toHaveLength(3);
+    expect(family.filter((t) => t.usedAt)).toHaveLength(2);
+  });
+
+  it('revokes the whole family when a used token comes back, and only that family', async () => {
+    const stolen = await rig.signIn('reuse@example.com');
+    const other = await rig.signIn('reuse@example.com');
+    const next = await refresh(stolen.refresh_token);
+    expect(await statusOf(refresh(stolen.refresh_token))).toBe(401);
+    expect(await statusOf(refresh(next.refresh_token))).toBe(401);
+    expect((await familyOf(next.refresh_token)).every((t) => t.revokedAt)).toBe(true);
+    expect(await statusOf(refresh(other.refresh_token))).toBe(200);
+  });
+
+  it('answers 401 for unknown, malformed and tampered tokens without touching the real one', async () => {
+    const pair = await rig.signIn('tamper@example.com');
+    const [id, secret] = pair.refresh_token.split('.') as [string, string];
+    const flipped = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    for (const token of [
+      'nope',
+      'rtk_x.y',
+      `${id}.${flipped}`,
+      `${id}.`,
+      `.${secret}`,
+      `rtk_01jd8x6q1bf5r3v2m9w7k4t0za.${secret}`,
+    ])
+      expect(await statusOf(refresh(token))).toBe(401);
+    expect(await statusOf(refresh(pair.refresh_token))).toBe(200);
+  });
+
+  it('expires refresh tokens after 30 days', async () => {
+    const young = await rig.signIn('young@example.com');
+    const old = await rig.signIn('old@example.com');
+    rig.advance(29 * 24 * 3600 * 1000);
+    expect(await statusOf(refresh(young.refresh_token))).toBe(200);
+    rig.advance(24 * 3600 * 1000 + 1000);
+    expect(await statusOf(refresh(old.refresh_token))).toBe(401);
+  });
+
+  it('stores only the sha256 of each secret', async () => {
+    const pair = await rig.signIn('hash@example.com');
+    const secret = pair.refresh_token.split('.')[1]!;
+    const rows = await familyOf(pair.refresh_token);
+    expect(rows[0]!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+});
