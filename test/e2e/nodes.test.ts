@@ -1,121 +1,202 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createNode, expectProblem, newTenant, type Session } from './support/client';
+import { Node } from '@kg/contracts';
+import { api, conforms, createNode, expectProblem, newTenant, UNKNOWN_NODE, type Session } from './support/client';
 
 let s: Session;
 beforeAll(async () => {
   s = await newTenant('nodes');
 });
 
+type N = Node;
+const get = (id: string) => api<N>('GET', `/nodes/${id}`, { auth: s.bearer });
+const patch = (id: string, body: unknown) => api<N>('PATCH', `/nodes/${id}`, { auth: s.bearer, body });
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
 describe('POST /nodes', () => {
-  it('creates a raw node with content as body_markdown (201)', async () => {
-    const res = await api('POST', '/nodes', {
+  it('creates a raw node with content as body_markdown (201) and exactly the contract fields', async () => {
+    const before = Date.now();
+    const res = await api<N>('POST', '/nodes', {
       auth: s.bearer,
       body: {
         title: 'Spaced repetition',
-        content: '# Review',
+        content: '# Review\n\nEvery *few* days.',
         summary: 'Intervals',
-        tags: ['learning'],
+        tags: ['learning', 'memory'],
         para_item_ids: [],
       },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
+    const node = conforms(Node, res.body);
+    expect(Object.keys(res.body).sort()).toEqual(Object.keys(Node.shape).sort());
+    expect(node).toMatchObject({
       title: 'Spaced repetition',
-      body_markdown: '# Review',
+      body_markdown: '# Review\n\nEvery *few* days.',
       summary: 'Intervals',
-      tags: ['learning'],
+      tags: ['learning', 'memory'],
       para_item_ids: [],
       status: 'raw',
     });
-    expect(res.body.id).toMatch(/^node_[0-9a-z]{26}$/);
-    expect(Date.parse(res.body.created_at)).not.toBeNaN();
-    expect(res.body.updated_at).toBe(res.body.created_at);
-    expect(res.body).not.toHaveProperty('content');
+    expect(node.id).toMatch(/^node_[0-9a-z]{26}$/);
+    expect(node.created_at).toMatch(ISO_UTC);
+    expect(Date.parse(node.created_at)).toBeGreaterThanOrEqual(before - 5 * 60_000);
+    expect(node.updated_at).toBe(node.created_at);
+    expect((await get(node.id)).body).toEqual(res.body);
   });
 
-  it('defaults optional fields', async () => {
+  it('defaults optional fields, trims the title and de-duplicates tags', async () => {
     const n = await createNode(s.bearer, { title: 'Bare' });
-    expect(n).toMatchObject({ summary: '', body_markdown: '', tags: [], para_item_ids: [] });
+    expect(n).toMatchObject({
+      title: 'Bare',
+      summary: '',
+      body_markdown: '',
+      tags: [],
+      para_item_ids: [],
+      status: 'raw',
+    });
+    const t = await createNode(s.bearer, { title: '  Padded  ', tags: ['a', 'b', 'a'] });
+    expect(t).toMatchObject({ title: 'Padded', tags: ['a', 'b'] });
+    const ids = new Set([n.id, t.id]);
+    expect(ids.size).toBe(2);
   });
 
-  it('validates title, unknown fields, types and PARA ids (400)', async () => {
-    for (const body of [
-      {},
-      { title: '' },
-      { title: '   ' },
-      { title: 'x'.repeat(501) },
-      { title: 1 },
-      { title: 'ok', body: 'typo' },
-      { title: 'ok', tags: 'x' },
-    ]) {
+  it('validates title, unknown fields and types with 400 and field errors', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{}, 'title'],
+      [{ title: '' }, 'title'],
+      [{ title: '   ' }, 'title'],
+      [{ title: 'x'.repeat(501) }, 'title'],
+      [{ title: 1 }, 'title'],
+      [{ title: 'ok', tags: 'x' }, 'tags'],
+      [{ title: 'ok', tags: [''] }, 'tags.0'],
+      [{ title: 'ok', status: 'validated' }, ''],
+      [{ title: 'ok', body: 'typo' }, ''],
+    ];
+    for (const [body, path] of cases) {
       const p = expectProblem(await api('POST', '/nodes', { auth: s.bearer, body }), 400);
-      expect(p.errors?.length).toBeGreaterThan(0);
+      expect(p.errors?.length, JSON.stringify(body)).toBeGreaterThan(0);
+      if (path)
+        expect(
+          p.errors?.map((e) => e.path),
+          JSON.stringify(body),
+        ).toContain(path);
     }
-    expect((await api('POST', '/nodes', { auth: s.bearer, body: { title: 'x'.repeat(500) } })).status).toBe(201);
-    const p = expectProblem(
-      await api('POST', '/nodes', {
-        auth: s.bearer,
-        body: { title: 'x', para_item_ids: ['para_01jd8x6q1bf5r3v2m9w7k4t0za'] },
-      }),
-      400,
-    );
-    expect(p.errors?.[0]?.path).toBe('para_item_ids.0');
+    expectProblem(await api('POST', '/nodes', { auth: s.bearer, raw: '[]' }), 400);
+    const max = await createNode(s.bearer, { title: 'x'.repeat(500) });
+    expect((max as unknown as N).title).toHaveLength(500);
+  });
+
+  it('rejects PARA item ids that do not exist (400) and creates nothing', async () => {
+    const t = await newTenant('nodes-para');
+    for (const para_item_ids of [['para_01jd8x6q1bf5r3v2m9w7k4t0za'], ['garbage']]) {
+      const p = expectProblem(
+        await api('POST', '/nodes', { auth: t.bearer, body: { title: 'x', para_item_ids } }),
+        400,
+      );
+      expect(p.errors?.[0]?.path).toBe('para_item_ids.0');
+    }
+    expect((await api('GET', '/nodes', { auth: t.bearer })).body).toMatchObject({ total: 0 });
   });
 });
 
 describe('GET, PATCH and DELETE /nodes/:id', () => {
   it('reads a node and answers 404 for unknown and malformed ids', async () => {
-    const n = await createNode(s.bearer, { title: 'Readable' });
-    expect((await api('GET', `/nodes/${n.id}`, { auth: s.bearer })).body).toEqual(n);
-    expectProblem(await api('GET', '/nodes/node_01jd8x6q1bf5r3v2m9w7k4t0za', { auth: s.bearer }), 404);
-    expectProblem(await api('GET', '/nodes/not-an-id', { auth: s.bearer }), 404);
+    const n = await createNode(s.bearer, { title: 'Readable', summary: 'sum' });
+    expect((await get(n.id)).body).toEqual(n);
+    for (const id of [UNKNOWN_NODE, 'not-an-id', 'node_', 'para_01jd8x6q1bf5r3v2m9w7k4t0za', n.id.toUpperCase()]) {
+      const p = expectProblem(await get(id), 404);
+      expect(p.detail).not.toContain('SELECT');
+    }
   });
 
-  it('patches any subset and moves updated_at', async () => {
-    const n = await createNode(s.bearer, { title: 'Draft', content: 'a', tags: ['x'] });
-    await new Promise((r) => setTimeout(r, 10));
-    const res = await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body: { status: 'validated', content: 'b' } });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+  it('patches any subset, persists it, and moves updated_at forward', async () => {
+    const n = (await createNode(s.bearer, {
       title: 'Draft',
-      body_markdown: 'b',
-      status: 'validated',
+      content: 'a',
       tags: ['x'],
+      summary: 'old',
+    })) as unknown as N;
+    await new Promise((r) => setTimeout(r, 15));
+    const res = await patch(n.id, { status: 'validated', content: 'b' });
+    expect(res.status).toBe(200);
+    const first = conforms(Node, res.body);
+    expect(first).toEqual({ ...n, body_markdown: 'b', status: 'validated', updated_at: first.updated_at });
+    expect(Date.parse(first.updated_at)).toBeGreaterThan(Date.parse(n.updated_at));
+    await new Promise((r) => setTimeout(r, 15));
+    const again = await patch(n.id, { title: 'Final', tags: [], summary: 'S' });
+    expect(again.body).toMatchObject({
+      title: 'Final',
+      tags: [],
+      summary: 'S',
+      status: 'validated',
+      body_markdown: 'b',
       created_at: n.created_at,
     });
-    expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(n.updated_at));
-    const again = await api('PATCH', `/nodes/${n.id}`, {
-      auth: s.bearer,
-      body: { title: 'Final', tags: [], summary: 'S' },
-    });
-    expect(again.body).toMatchObject({ title: 'Final', tags: [], summary: 'S', status: 'validated' });
-    expect((await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body: { status: 'dismissed' } })).body.status).toBe(
-      'dismissed',
-    );
+    expect(Date.parse(again.body.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
+    expect((await get(n.id)).body).toEqual(again.body);
+    await new Promise((r) => setTimeout(r, 15));
+    const empty = await patch(n.id, {});
+    expect(empty.status).toBe(200);
+    expect({ ...empty.body, updated_at: again.body.updated_at }).toEqual(again.body);
+    expect(Date.parse(empty.body.updated_at)).toBeGreaterThan(Date.parse(again.body.updated_at));
+    for (const status of ['dismissed', 'raw', 'validated'] as const)
+      expect((await patch(n.id, { status })).body.status).toBe(status);
   });
 
-  it('rejects invalid patches (400) and unknown nodes (404)', async () => {
+  it('rejects invalid patches with 400 without changing the node, and unknown nodes with 404', async () => {
     const n = await createNode(s.bearer, { title: 'P' });
-    for (const body of [{ status: 'archived' }, { title: '' }, { para_item_ids: [] }, { unknown: true }]) {
-      expectProblem(await api('PATCH', `/nodes/${n.id}`, { auth: s.bearer, body }), 400);
-    }
-    expectProblem(
-      await api('PATCH', '/nodes/node_01jd8x6q1bf5r3v2m9w7k4t0za', { auth: s.bearer, body: { title: 'x' } }),
-      404,
-    );
+    const cases = [
+      { status: 'archived' },
+      { status: null },
+      { title: '' },
+      { title: 'x'.repeat(501) },
+      { tags: 'x' },
+      { para_item_ids: [] },
+      { unknown: true },
+      { id: 'node_x' },
+    ];
+    for (const body of cases) expectProblem(await patch(n.id, body), 400);
+    expect((await get(n.id)).body).toEqual(n);
+    expectProblem(await patch(UNKNOWN_NODE, { title: 'x' }), 404);
+    expectProblem(await patch('garbage', { title: 'x' }), 404);
   });
 
-  it('deletes with 204 and removes the links on both sides', async () => {
+  it('deletes with 204, then answers 404, and removes its links from every neighbour', async () => {
     const a = await createNode(s.bearer, { title: 'A' });
     const b = await createNode(s.bearer, { title: 'B' });
-    await api('PATCH', `/nodes/${a.id}/links`, {
+    const c = await createNode(s.bearer, { title: 'C' });
+    const links = [
+      { target_id: b.id, type: 'related' },
+      { target_id: c.id, type: 'supports', weight: 0.5 },
+    ];
+    expect((await api('PATCH', `/nodes/${a.id}/links`, { auth: s.bearer, body: { links } })).status).toBe(200);
+    await api('PATCH', `/nodes/${b.id}/links`, {
       auth: s.bearer,
-      body: { links: [{ target_id: b.id, type: 'related' }] },
+      body: {
+        links: [
+          { target_id: a.id, type: 'related' },
+          { target_id: c.id, type: 'related' },
+        ],
+      },
     });
     const del = await api('DELETE', `/nodes/${a.id}`, { auth: s.bearer });
     expect(del.status).toBe(204);
-    expectProblem(await api('GET', `/nodes/${a.id}`, { auth: s.bearer }), 404);
+    expect(del.body).toBeUndefined();
+    expectProblem(await get(a.id), 404);
     expectProblem(await api('DELETE', `/nodes/${a.id}`, { auth: s.bearer }), 404);
-    expect((await api('GET', `/nodes/${b.id}/related?limit=10`, { auth: s.bearer })).body).toEqual({ nodes: [] });
+    expectProblem(await patch(a.id, { title: 'zombie' }), 404);
+    const related = async (id: string) => (await api('GET', `/nodes/${id}/related?limit=10`, { auth: s.bearer })).body;
+    expect(await related(b.id)).toEqual({
+      nodes: [{ id: c.id, title: 'C', summary: '', relationship_type: 'related' }],
+    });
+    expect(await related(c.id)).toEqual({
+      nodes: [{ id: b.id, title: 'B', summary: '', relationship_type: 'related' }],
+    });
+    expectProblem(
+      await api('PATCH', `/nodes/${b.id}/links`, {
+        auth: s.bearer,
+        body: { links: [{ target_id: a.id, type: 'related' }] },
+      }),
+      400,
+    );
   });
 });

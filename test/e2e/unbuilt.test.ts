@@ -1,32 +1,46 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, expectProblem, newTenant, type Session } from './support/client';
+import { api, expectProblem, expectUnauthorized, newTenant, type Session } from './support/client';
 
 let s: Session;
+let apiKey: string;
 beforeAll(async () => {
   s = await newTenant('unbuilt');
+  apiKey = `ApiKey ${(await api('POST', '/auth/api-keys', { auth: s.bearer, body: { name: 'unbuilt' } })).body.key}`;
 });
 
 const pending: Array<[string, string, unknown?]> = [
   ['GET', '/para/tree'],
   ['GET', '/para'],
+  ['GET', '/para?category=projects&status=active'],
   ['POST', '/para', { category: 'projects', label: 'Launch' }],
   ['GET', '/captures'],
   ['POST', '/captures', { title: 'x', content_type: 'note', source: 'api' }],
   ['POST', '/context', {}],
+  ['POST', '/context', { focus_node_ids: [], mode: 'keyword' }],
   ['GET', '/links/suggestions?text=x'],
 ];
 
 describe('features that have not landed yet', () => {
   for (const [method, path, body] of pending) {
-    it(`${method} ${path} answers 501 problem+json (401 without credentials)`, async () => {
-      const p = expectProblem(await api(method, path, { auth: s.bearer, ...(body ? { body } : {}) }), 501);
-      expect(p.type).toContain('not-implemented');
-      expectProblem(await api(method, path, body ? { body } : {}), 401);
+    it(`${method} ${path} answers 501 problem+json once authenticated, 401 without credentials`, async () => {
+      for (const auth of [s.bearer, apiKey]) {
+        const p = expectProblem(await api(method, path, { auth, ...(body ? { body } : {}) }), 501);
+        expect(p).toMatchObject({
+          type: 'https://kg.dev/problems/not-implemented',
+          title: 'Not implemented',
+          status: 501,
+        });
+        expect(p.detail.length).toBeGreaterThan(0);
+      }
+      expectUnauthorized(await api(method, path, body ? { body } : {}));
     });
   }
 
-  it('DELETE /para/:id is always 410 Gone', async () => {
-    const p = expectProblem(await api('DELETE', '/para/para_01jd8x6q1bf5r3v2m9w7k4t0za', { auth: s.bearer }), 410);
-    expect(p.detail).toMatch(/archive/i);
+  it('DELETE /para/:id is always 410 Gone, pointing at archive', async () => {
+    for (const id of ['para_01jd8x6q1bf5r3v2m9w7k4t0za', 'para_01jd8x6q1bf5r3v2m9w7k4t0zb', 'anything']) {
+      const p = expectProblem(await api('DELETE', `/para/${id}`, { auth: s.bearer }), 410);
+      expect(p.type).toBe('https://kg.dev/problems/gone');
+      expect(p.detail).toMatch(/archive/i);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,26 +7,31 @@ import type { TestProject } from 'vitest/node';
 import { freePort } from './ports';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const READY_TIMEOUT_MS = 90_000;
 let server: ChildProcess | null = null;
+let log: WriteStream | null = null;
+let logFile = '';
+let secretsFile = '';
 
 /**
  * Starts the real server exactly as a user does (`npm start`) on a free port with a
- * fresh DATA_DIR, unless E2E_BASE_URL points at one already running.
+ * fresh DATA_DIR, unless E2E_BASE_URL points at one already running (then
+ * E2E_OUTBOX_DIR names its mail outbox and E2E_LOG_PATH, optionally, its log).
  */
 export async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-e2e-'));
-  const secretsPath = path.join(dataDir, 'secrets-seen.txt');
-  writeFileSync(secretsPath, '');
-  project.provide('secretsPath', secretsPath);
+  secretsFile = path.join(dataDir, 'secrets-seen.txt');
+  writeFileSync(secretsFile, '');
+  project.provide('secretsPath', secretsFile);
   if (process.env['E2E_BASE_URL']) {
-    project.provide('baseUrl', process.env['E2E_BASE_URL']);
+    project.provide('baseUrl', process.env['E2E_BASE_URL'].replace(/\/+$/, ''));
     project.provide('outboxDir', process.env['E2E_OUTBOX_DIR'] ?? '');
     project.provide('logPath', process.env['E2E_LOG_PATH'] ?? '');
     return;
   }
   const port = await freePort();
-  const logPath = path.join(dataDir, 'server.log');
-  const log = createWriteStream(logPath);
+  logFile = path.join(dataDir, 'server.log');
+  log = createWriteStream(logFile);
   server = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
@@ -39,34 +44,66 @@ export async function setup(project: TestProject) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout?.pipe(log);
-  server.stderr?.pipe(log);
+  server.stdout?.pipe(log, { end: false });
+  server.stderr?.pipe(log, { end: false });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const ok = await fetch(`${baseUrl}/readyz`).then(
-      (r) => r.ok,
+    const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.status === 200,
       () => false,
     );
-    if (ok) break;
-    if (server.exitCode !== null || Date.now() > deadline) {
-      const tail = readFileSync(logPath, 'utf8').split('\n').slice(-30).join('\n');
-      throw new Error(`server did not become ready:\n${tail}`);
+    if (ready) break;
+    if (server.exitCode !== null || server.signalCode !== null || Date.now() > deadline) {
+      const why =
+        server.exitCode !== null
+          ? `exited with code ${server.exitCode}`
+          : `not ready after ${READY_TIMEOUT_MS / 1000} s`;
+      await stopServer();
+      const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+      throw new Error(`server ${why} (log: ${logFile}):\n${tail}`);
     }
     await new Promise((r) => setTimeout(r, 300));
   }
   project.provide('baseUrl', baseUrl);
   project.provide('outboxDir', path.join(dataDir, 'outbox'));
-  project.provide('logPath', logPath);
+  project.provide('logPath', logFile);
+}
+
+/** SIGTERM to the whole process group (npm, tsx, node), SIGKILL after 10 s. */
+async function stopServer(): Promise<void> {
+  const child = server;
+  server = null;
+  if (!child?.pid) return;
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // the group is already gone
+    }
+  };
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    signal('SIGTERM');
+    const timer = setTimeout(() => signal('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  signal('SIGKILL'); // stragglers of the group, if the leader exited first
+  await new Promise<void>((r) => (log ? log.end(r) : r()));
 }
 
 export async function teardown() {
-  if (!server?.pid) return;
-  const exited = new Promise((r) => server!.once('exit', r));
-  process.kill(-server.pid, 'SIGTERM');
-  const timer = setTimeout(() => process.kill(-server!.pid!, 'SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
+  await stopServer();
+  // Last guard, independent of test-file order: nothing logged up to and including
+  // shutdown may contain a secret the suite saw (zz-logs.test.ts reports the details).
+  if (!logFile || !existsSync(logFile)) return;
+  const text = readFileSync(logFile, 'utf8');
+  const leaked = readFileSync(secretsFile, 'utf8')
+    .split('\n')
+    .filter((s) => s.length >= 16 && text.includes(s));
+  if (leaked.length)
+    throw new Error(`${leaked.length} secret(s) appear in ${logFile}, e.g. ${leaked[0]!.slice(0, 12)}…`);
 }
 
 declare module 'vitest' {
