@@ -7,31 +7,37 @@ import { api, expectUnauthorized, newTenant, remember, requestMagicLink, uniqueE
 const logPath = inject('logPath');
 
 describe('server logs', () => {
-  it.skipIf(!logPath)('contain none of the tokens, keys or magic-link tokens the suite used', async () => {
-    // Exercise every credential path once more, successful and failed.
-    const s = await newTenant('logs');
-    const refreshed = await api('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } });
-    expect(refreshed.status).toBe(200);
-    const key = await api<{ id: string; key: string }>('POST', '/auth/api-keys', {
-      auth: s.bearer,
-      body: { name: 'log probe' },
-    });
-    expect(key.status).toBe(201);
-    expect((await api('GET', '/nodes', { auth: `ApiKey ${key.body.key}` })).status).toBe(200);
-    const wrongSecret = `${key.body.id}.${'W'.repeat(43)}`;
-    remember(wrongSecret);
-    expectUnauthorized(await api('GET', '/nodes', { auth: `ApiKey ${wrongSecret}` }));
-    expectUnauthorized(await api('GET', '/nodes', { auth: `Bearer ${s.access_token}x` }));
-    const { mail } = await requestMagicLink(uniqueEmail('logs-unused'));
-    expect(mail.token.length).toBeGreaterThanOrEqual(16);
-    await new Promise((r) => setTimeout(r, 300)); // let the logger flush
+  // Skipped only outside CI when the suite targets an external server without E2E_LOG_PATH; in CI a missing log fails.
+  it.skipIf(!logPath && !process.env['CI'])(
+    'contain none of the tokens, keys or magic-link tokens the suite used',
+    async () => {
+      // Exercise every credential path once more, successful and failed.
+      const s = await newTenant('logs');
+      const refreshed = await api('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } });
+      expect(refreshed.status).toBe(200);
+      const key = await api<{ id: string; key: string }>('POST', '/auth/api-keys', {
+        auth: s.bearer,
+        body: { name: 'log probe' },
+      });
+      expect(key.status).toBe(201);
+      expect((await api('GET', '/nodes', { auth: `ApiKey ${key.body.key}` })).status).toBe(200);
+      const wrongSecret = `${key.body.id}.${'W'.repeat(43)}`;
+      remember(wrongSecret);
+      expectUnauthorized(await api('GET', '/nodes', { auth: `ApiKey ${wrongSecret}` }));
+      expectUnauthorized(await api('GET', '/nodes', { auth: `Bearer ${s.access_token}x` }));
+      const { mail } = await requestMagicLink(uniqueEmail('logs-unused'));
+      expect(mail.token.length).toBeGreaterThanOrEqual(16);
+      await new Promise((r) => setTimeout(r, 300)); // let the logger flush
 
-    expect(existsSync(logPath)).toBe(true);
-    const log = readFileSync(logPath, 'utf8');
-    expect(log).toContain('/api/v1/auth/refresh'); // the requests were logged at info level
-    const secrets = [...new Set(readFileSync(inject('secretsPath'), 'utf8').split('\n'))].filter((x) => x.length >= 16);
-    expect(secrets).toEqual(expect.arrayContaining([s.access_token, s.refresh_token, key.body.key, mail.token]));
-    const leaked = secrets.filter((x) => log.includes(x));
-    expect(leaked).toEqual([]);
-  });
+      expect(existsSync(logPath)).toBe(true);
+      const log = readFileSync(logPath, 'utf8');
+      expect(log).toContain('/api/v1/auth/refresh'); // the requests were logged at info level
+      const secrets = [...new Set(readFileSync(inject('secretsPath'), 'utf8').split('\n'))].filter(
+        (x) => x.length >= 16,
+      );
+      expect(secrets).toEqual(expect.arrayContaining([s.access_token, s.refresh_token, key.body.key, mail.token]));
+      const leaked = secrets.filter((x) => log.includes(x));
+      expect(leaked).toEqual([]);
+    },
+  );
 });
