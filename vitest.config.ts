@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.postgres.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -20,6 +21,16 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // Service tests that need real PostgreSQL (GRAPH_TEST_PG_URL), run by npm run test:postgres.
+          name: 'postgres',
+          include: ['services/*/src/**/*.postgres.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

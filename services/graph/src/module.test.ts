@@ -1,136 +1,48 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS, type NodeEvent } from '@kg/contracts';
-import { problemFromClientError } from '@kg/trpc';
-import { graphHarness } from './testing';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import { graphHarness, type GraphHarness } from './testing';
+import { graphMigrations } from './module';
 
-const PARA = 'para_01jd8x6q1bf5r3v2m9w7k4t0za';
-let h: Awaited<ReturnType<typeof graphHarness>>;
-beforeAll(async () => {
-  h = await graphHarness(new Set([PARA]));
-});
-afterAll(() => h.database.close());
+/** Rows of raw SQL (both drivers answer `{ rows }`). */
+const rows = async <T = Record<string, unknown>>(h: GraphHarness, query: SQL) =>
+  ((await h.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
-const statusOf = (p: Promise<unknown>) =>
-  p.then(
-    () => 200,
-    (e: unknown) => problemFromClientError(e, 'graph')?.status,
-  );
-const fieldErrors = (p: Promise<unknown>) =>
-  p.then(
-    () => [],
-    (e: unknown) => problemFromClientError(e, 'graph')?.errors ?? [],
-  );
-
-describe('nodes', () => {
-  it('creates, reads, patches and deletes', async () => {
-    const n = await h.as(1).nodes.create({ title: 'Zettelkasten', content: '# Notes', tags: ['pkm', 'pkm'] });
-    expect(n).toMatchObject({
-      title: 'Zettelkasten',
-      body_markdown: '# Notes',
-      tags: ['pkm'],
-      status: 'raw',
-      para_item_ids: [],
-    });
-    expect(await h.as(1).nodes.get({ id: n.id })).toEqual(n);
-    await new Promise((r) => setTimeout(r, 5));
-    const p = await h.as(1).nodes.update({ id: n.id, patch: { status: 'validated', summary: 's' } });
-    expect(p).toMatchObject({ status: 'validated', summary: 's', title: 'Zettelkasten' });
-    expect(p.updated_at > n.updated_at).toBe(true);
-    await h.as(1).nodes.delete({ id: n.id });
-    expect(await statusOf(h.as(1).nodes.get({ id: n.id }))).toBe(404);
-    expect(await statusOf(h.as(1).nodes.delete({ id: n.id }))).toBe(404);
+describe('graph module', () => {
+  it('points at its committed migrations, in the graph schema', () => {
+    expect(graphMigrations.schema).toBe('graph');
+    expect(existsSync(path.join(graphMigrations.migrationsFolder, 'meta', '_journal.json'))).toBe(true);
   });
 
-  it('hides nodes of other tenants and malformed ids as 404', async () => {
-    const n = await h.as(1).nodes.create({ title: 'Private' });
-    expect(await statusOf(h.as(2).nodes.get({ id: n.id }))).toBe(404);
-    expect(await statusOf(h.as(2).nodes.update({ id: n.id, patch: { title: 'x' } }))).toBe(404);
-    expect(await statusOf(h.as(2).nodes.delete({ id: n.id }))).toBe(404);
-    expect(await statusOf(h.as(1).nodes.get({ id: 'garbage' }))).toBe(404);
-  });
-
-  it('accepts known PARA items only', async () => {
-    const n = await h.as(3).nodes.create({ title: 'Assigned', para_item_ids: [PARA] });
-    expect(n.para_item_ids).toEqual([PARA]);
-    expect(
-      await fieldErrors(h.as(3).nodes.create({ title: 'x', para_item_ids: [PARA, 'para_01jd8x6q1bf5r3v2m9w7k4t0zz'] })),
-    ).toEqual([{ path: 'para_item_ids.1', message: 'no such PARA item' }]);
-  });
-
-  it('filters, pages and ranks keyword search (title above body)', async () => {
-    const t = 4;
-    const body = await h.as(t).nodes.create({ title: 'Gardening', content: 'compost and photosynthesis' });
-    const title = await h.as(t).nodes.create({ title: 'Photosynthesis basics', content: 'light' });
-    await h.as(t).nodes.create({ title: 'Unrelated', content: 'nothing' });
-    await h.as(t).nodes.update({ id: body.id, patch: { status: 'validated' } });
-    const found = await h.as(t).nodes.list({ query: 'photosynthesis', page: 1, per_page: 20 });
-    expect(found.data.map((n) => n.id)).toEqual([title.id, body.id]);
-    expect(found.total).toBe(2);
-    expect((await h.as(t).nodes.list({ status: 'validated', page: 1, per_page: 20 })).data.map((n) => n.id)).toEqual([
-      body.id,
-    ]);
-    const page2 = await h.as(t).nodes.list({ page: 2, per_page: 2 });
-    expect(page2).toMatchObject({ total: 3, page: 2, per_page: 2 });
-    expect(page2.data).toHaveLength(1);
-    expect((await h.as(t).nodes.list({ orphan: false, page: 1, per_page: 20 })).total).toBe(0);
-    expect((await h.as(t).nodes.list({ query: 'the and of', page: 1, per_page: 20 })).total).toBe(0);
-    expect(await statusOf(h.as(t).nodes.list({ mode: 'hybrid', query: 'x', page: 1, per_page: 20 }))).toBe(501);
-  });
-});
-
-describe('links', () => {
-  it('replaces links in both directions and keeps connection counts', async () => {
-    const t = 5;
-    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((title) => h.as(t).nodes.create({ title })));
-    const res = await h.as(t).links.replace({
-      id: a!.id,
-      links: [
-        { target_id: b!.id, type: 'supports', weight: 0.5 },
-        { target_id: c!.id, type: 'related', weight: 1 },
-      ],
-    });
-    expect(res.links).toEqual([
-      { target_id: c!.id, type: 'related', weight: 1 },
-      { target_id: b!.id, type: 'supports', weight: 0.5 },
-    ]);
-    expect((await h.as(t).links.related({ id: b!.id, limit: 10 })).nodes).toEqual([
-      { id: a!.id, title: 'A', summary: '', relationship_type: 'supports' },
-    ]);
-    await h.as(t).links.replace({ id: a!.id, links: [{ target_id: c!.id, type: 'related', weight: 1 }] });
-    expect((await h.as(t).links.related({ id: b!.id, limit: 10 })).nodes).toEqual([]);
-    await h.as(t).nodes.delete({ id: c!.id });
-    expect((await h.as(t).links.related({ id: a!.id, limit: 10 })).nodes).toEqual([]);
-  });
-
-  it('rejects self-links, duplicates, unknown and foreign targets; 404 for unknown source', async () => {
-    const a = await h.as(6).nodes.create({ title: 'A' });
-    const foreign = await h.as(7).nodes.create({ title: 'F' });
-    const errors = await fieldErrors(
-      h.as(6).links.replace({
-        id: a.id,
-        links: [
-          { target_id: a.id, type: 'related', weight: 1 },
-          { target_id: foreign.id, type: 'related', weight: 1 },
-        ],
-      }),
+  it('migrates the graph schema (search vector generated, indexes in place) and serves the contract', async () => {
+    const h = await graphHarness();
+    const indexes = await rows<{ indexname: string }>(
+      h,
+      sql`select indexname from pg_indexes where schemaname = 'graph' order by indexname`,
     );
-    expect(errors.map((e) => e.path)).toEqual(['links.0.target_id']);
-    expect(
-      (
-        await fieldErrors(
-          h.as(6).links.replace({ id: a.id, links: [{ target_id: foreign.id, type: 'related', weight: 1 }] }),
-        )
-      )[0]?.path,
-    ).toBe('links.0.target_id');
-    expect(await statusOf(h.as(6).links.replace({ id: foreign.id, links: [] }))).toBe(404);
-  });
-
-  it('writes events in the outbox and the relay publishes them', async () => {
-    const seen: NodeEvent[] = [];
-    await h.bus.subscribe({ topic: TOPICS.graphNodes, group: 'test', handler: async (e) => void seen.push(e) });
-    const n = await h.as(8).nodes.create({ title: 'Evented' });
-    await h.module.flushEvents();
-    await h.bus.drain();
-    expect(seen.some((e) => e.type === 'node.created' && e.data.node.id === n.id)).toBe(true);
-  });
+    expect(indexes.map((r) => r.indexname)).toEqual(
+      expect.arrayContaining([
+        'nodes_search_idx',
+        'nodes_para_item_ids_idx',
+        'nodes_tenant_created_idx',
+        'nodes_tenant_status_idx',
+        'nodes_tenant_connections_idx',
+        'links_tenant_target_source_idx',
+        'links_tenant_source_weight_idx',
+        'outbox_pending_idx',
+      ]),
+    );
+    const n = await h.as(1).nodes.create({ title: 'Photosynthesis', tags: ['biology', 'plants'] });
+    const [row] = await rows(h, sql`select tags_text, search::text as search from graph.nodes where id = ${n.id}`);
+    expect(row).toEqual({ tags_text: 'biology plants', search: "'biolog':2B 'photosynthesi':1A 'plant':3B" });
+    expect(await h.as(1).views.health({})).toMatchObject({ total_nodes: 1, total_links: 0 });
+    expect(h.module.name).toBe('graph');
+    await h.module.start();
+    await h.module.start();
+    expect(await h.module.ready()).toBe(true);
+    await h.module.stop();
+    await h.database.close();
+    expect(await h.module.ready()).toBe(false);
+  }, 60_000);
 });

@@ -14,6 +14,19 @@ const snapshot = (n: StoredNode) => ({
   updated_at: n.updatedAt.toISOString(),
 });
 
+/** Node fields a patch can change, by their name in the Node resource (content is body_markdown). */
+const PATCHABLE = [
+  ['title', (n: StoredNode) => n.title],
+  ['summary', (n: StoredNode) => n.summary],
+  ['body_markdown', (n: StoredNode) => n.bodyMarkdown],
+  ['tags', (n: StoredNode) => n.tags.join('\u0000')],
+  ['status', (n: StoredNode) => n.status],
+] as const;
+
+/** The `changed` of node.updated: the Node fields whose value differs after the write. */
+export const changedFields = (before: StoredNode, after: StoredNode): string[] =>
+  PATCHABLE.filter(([, get]) => get(before) !== get(after)).map(([name]) => name);
+
 const envelope = (tenantId: string, now: Date) => ({
   id: newEventId(),
   tenant_id: tenantId,

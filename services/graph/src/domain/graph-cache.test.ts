@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createLogger } from '@kg/logger';
-import { graphHarness, identity } from '../testing';
+import { HARNESS_TIMEOUT, graphHarness, identity } from '../testing';
 import { loadSnapshot } from '../store/snapshot';
 import { GraphCache } from './graph-cache';
 import { TenantGraph } from './tenant-graph';
@@ -9,7 +9,7 @@ import { TenantGraph } from './tenant-graph';
 let h: Awaited<ReturnType<typeof graphHarness>>;
 beforeAll(async () => {
   h = await graphHarness();
-});
+}, HARNESS_TIMEOUT);
 afterAll(() => h.database.close());
 
 const plain = (g: TenantGraph) => Object.fromEntries([...g.nodes].sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -1,9 +1,10 @@
 import { invalid, isId, notFound, type FieldError, type ReplaceLinksInput } from '@kg/contracts';
 import { findNode, existingIds } from '../store/nodes';
 import { linksOf, recountConnections, related, unlink, upsertLinks, type LinkRow } from '../store/links';
-import { lockTenant, recordWrite } from '../store/stats';
+import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { linksChanged } from './events';
+import { tenantWrite } from './write';
 
 const toLink = (l: LinkRow) => ({ target_id: l.targetId, type: l.type, weight: l.weight });
 
@@ -21,14 +22,15 @@ function checkShape(sourceId: string, links: ReplaceLinksInput['links']): void {
 }
 
 /**
- * Full replacement of a node's links, both directions, in one transaction, under the
- * tenant's write lock (store/stats.ts `lockTenant`).
+ * Full replacement of a node's links, both directions, in one transaction. The tenant's
+ * write lock, then the source row (FOR UPDATE) are taken first, so concurrent replacements
+ * of one node, or of nodes sharing neighbours, serialize instead of deadlocking.
+ * A replacement that changes nothing writes no event and no change-log entry.
  */
 export async function replaceLinks(ctx: GraphContext, tenantId: string, id: string, input: ReplaceLinksInput['links']) {
   if (!isId('node', id)) throw notFound('Node');
   checkShape(id, input);
-  const result = await ctx.db.transaction(async (tx) => {
-    await lockTenant(tx, tenantId);
+  const result = await tenantWrite(ctx, tenantId, async (tx) => {
     if (!(await findNode(tx, tenantId, id, true))) throw notFound('Node');
     const wanted = input.filter((l) => isId('node', l.target_id)).map((l) => l.target_id);
     const existing = await existingIds(tx, tenantId, wanted);
@@ -46,6 +48,7 @@ export async function replaceLinks(ctx: GraphContext, tenantId: string, id: stri
     await recountConnections(tx, tenantId, [id, ...removed, ...keep]);
     const after = await linksOf(tx, tenantId, id);
     const previous = new Map(before.map((l) => [l.targetId, l]));
+    // A link whose type or weight changed is reported as added (the event carries its new values).
     const added = after.filter((l) => {
       const p = previous.get(l.targetId);
       return !p || p.type !== l.type || p.weight !== l.weight;
@@ -57,7 +60,6 @@ export async function replaceLinks(ctx: GraphContext, tenantId: string, id: stri
     }
     return after;
   });
-  ctx.afterCommit();
   return { links: result.map(toLink) };
 }
 

@@ -20,9 +20,10 @@ import {
   type StoredNode,
 } from '../store/nodes';
 import { detachNode, recountConnections } from '../store/links';
-import { lockTenant, recordWrite } from '../store/stats';
+import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
-import { nodeCreated, nodeDeleted, nodeUpdated } from './events';
+import { changedFields, nodeCreated, nodeDeleted, nodeUpdated } from './events';
+import { tenantWrite } from './write';
 
 export const toNode = (n: StoredNode): Node => ({
   id: n.id,
@@ -60,8 +61,7 @@ async function checkParaItems(ctx: GraphContext, identity: Identity, ids: string
 
 export async function createNode(ctx: GraphContext, identity: Identity, input: CreateNodeInput): Promise<Node> {
   const paraItemIds = await checkParaItems(ctx, identity, input.para_item_ids);
-  const node = await ctx.db.transaction(async (tx) => {
-    await lockTenant(tx, identity.tenantId);
+  const node = await tenantWrite(ctx, identity.tenantId, async (tx) => {
     const created = await insertNode(tx, {
       id: newId('node'),
       tenantId: identity.tenantId,
@@ -75,7 +75,6 @@ export async function createNode(ctx: GraphContext, identity: Identity, input: C
     await nodeCreated(tx, created, ctx.now());
     return created;
   });
-  ctx.afterCommit();
   return toNode(node);
 }
 
@@ -85,7 +84,11 @@ export async function getNode(ctx: GraphContext, tenantId: string, id: string): 
   return toNode(node);
 }
 
-/** Applies any subset of fields. updated_at always moves, even for an empty patch (it is a write). */
+/**
+ * Applies any subset of fields. Decision: every successful PATCH is a write, so
+ * updated_at moves and node.updated is emitted even for an empty or no-op patch (its
+ * `changed` is then []); docs/API.md publishes this. The node is otherwise unchanged.
+ */
 export async function patchNode(
   ctx: GraphContext,
   tenantId: string,
@@ -100,43 +103,39 @@ export async function patchNode(
     ...(patch.tags !== undefined ? { tags: patch.tags } : {}),
     ...(patch.status !== undefined ? { status: patch.status } : {}),
   };
-  const node = await ctx.db.transaction(async (tx) => {
-    await lockTenant(tx, tenantId);
+  const node = await tenantWrite(ctx, tenantId, async (tx) => {
     const before = await findNode(tx, tenantId, id, true);
-    if (!before) return null;
-    const updated = await updateNode(tx, tenantId, id, fields, ctx.now());
-    if (!updated) return null;
+    const updated = before && (await updateNode(tx, tenantId, id, fields, ctx.now()));
+    if (!before || !updated) throw notFound('Node');
     const validated = Number(updated.status === 'validated') - Number(before.status === 'validated');
     await recordWrite(tx, tenantId, { validated }, nodeChange(updated));
-    await nodeUpdated(tx, updated, Object.keys(patch), ctx.now());
+    await nodeUpdated(tx, updated, changedFields(before, updated), ctx.now());
     return updated;
   });
-  if (!node) throw notFound('Node');
-  ctx.afterCommit();
   return toNode(node);
 }
 
 /** Deletes a node with its links in both directions; neighbours' counts follow. */
 export async function removeNode(ctx: GraphContext, tenantId: string, id: string): Promise<void> {
   if (!isId('node', id)) throw notFound('Node');
-  const deleted = await ctx.db.transaction(async (tx) => {
-    await lockTenant(tx, tenantId);
+  await tenantWrite(ctx, tenantId, async (tx) => {
     const node = await findNode(tx, tenantId, id, true);
-    if (!node) return false;
+    if (!node) throw notFound('Node');
     const neighbours = await detachNode(tx, tenantId, id);
     await deleteNode(tx, tenantId, id);
     await recountConnections(tx, tenantId, neighbours);
     const delta = { nodes: -1, validated: node.status === 'validated' ? -1 : 0, links: -neighbours.length };
     await recordWrite(tx, tenantId, delta, { k: 'del', id });
     await nodeDeleted(tx, tenantId, id, neighbours, ctx.now());
-    return true;
   });
-  if (!deleted) throw notFound('Node');
-  ctx.afterCommit();
 }
 
+/**
+ * GET /nodes. Keyword search is the interim default until semantic search lands; a
+ * blank query lists like no query, and a query of stop words only matches nothing.
+ */
 export async function searchNodes(ctx: GraphContext, tenantId: string, q: ListNodesInput) {
-  if (q.mode === 'semantic' || q.mode === 'hybrid') throw notImplemented(`Search mode "${q.mode}"`);
+  if (q.mode === 'semantic' || q.mode === 'hybrid') throw notImplemented('Semantic and hybrid search');
   const { rows, total } = await listNodes(
     ctx.db,
     tenantId,

@@ -13,16 +13,15 @@ export interface StatsDelta {
 const KEEP_CHANGES = 10_000;
 
 /**
- * Takes the tenant's write lock (its counter row) as the first step of every write
- * transaction: a tenant's writes apply one at a time, so connection counts recomputed
- * inside a write see every committed link, versions commit in order, and two writes
- * touching the same nodes can never deadlock.
+ * Serializes the tenant's graph writes: the first statement of every write transaction.
+ * Writes already serialize on the tenant_stats row (recordWrite), but only at their end;
+ * taking one lock first gives every write the same lock order (tenant, then node rows,
+ * then link rows), so replacements with overlapping neighbours neither deadlock nor
+ * recount connection_count from a stale snapshot. Other tenants are not affected (a hash
+ * collision only serializes two tenants' writes, it never mixes their data).
  */
-export async function lockTenant(db: DbOrTx, tenantId: string): Promise<void> {
-  await db
-    .insert(tenantStats)
-    .values({ tenantId })
-    .onConflictDoUpdate({ target: tenantStats.tenantId, set: { version: sql`${tenantStats.version}` } });
+export async function lockTenantWrites(db: DbOrTx, tenantId: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${'graph:' + tenantId}, 0))`);
 }
 
 /**
