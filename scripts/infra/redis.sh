@@ -18,9 +18,10 @@ case "${1:-start}" in
     log "redis ready: redis://127.0.0.1:$KG_REDIS_PORT"
     ;;
   stop)
-    if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-      kill "$(cat "$PIDFILE")"
-      for _ in $(seq 1 50); do kill -0 "$(cat "$PIDFILE")" 2>/dev/null || break; sleep 0.1; done
+    pid=$(cat "$PIDFILE" 2>/dev/null || true)
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       log "redis stopped"
     fi
     ;;
