@@ -1,33 +1,85 @@
 // Load presets (after grafana/quickpizza): pick one with -e PRESET=smoke|average|stress|soak.
-const thresholds = {
+// Every preset is bounded in time; each scenario of a script gets `weight` × the preset's VUs.
+
+/** Thresholds shared by the presets; a failed threshold makes `k6 run` exit non-zero. */
+const strict = {
   http_req_failed: ['rate<0.01'],
-  http_req_duration: ['p(95)<300', 'p(99)<800'],
+  http_req_duration: ['p(95)<500', 'p(99)<1000'],
   checks: ['rate>0.99'],
 };
 
 export const presets = {
-  smoke: { vus: 2, duration: '20s', thresholds },
+  // A minute's sanity check: does it work at all, with one VU per scenario?
+  smoke: {
+    executor: { executor: 'constant-vus', vus: 1, duration: '30s' },
+    thresholds: strict,
+  },
+  // The expected production load: ramp up, hold, ramp down.
   average: {
-    stages: [
-      { duration: '30s', target: 10 },
-      { duration: '2m', target: 10 },
-      { duration: '30s', target: 0 },
-    ],
-    thresholds,
+    executor: {
+      executor: 'ramping-vus',
+      startVUs: 0,
+      stages: [
+        { duration: '1m', target: 5 },
+        { duration: '3m', target: 5 },
+        { duration: '30s', target: 0 },
+      ],
+    },
+    thresholds: strict,
   },
+  // Above the expected load: the latency budget widens, errors must stay rare.
   stress: {
-    stages: [
-      { duration: '30s', target: 20 },
-      { duration: '2m', target: 40 },
-      { duration: '30s', target: 0 },
-    ],
-    thresholds: { ...thresholds, http_req_duration: ['p(95)<800', 'p(99)<2000'] },
+    executor: {
+      executor: 'ramping-vus',
+      startVUs: 0,
+      stages: [
+        { duration: '1m', target: 10 },
+        { duration: '3m', target: 20 },
+        { duration: '1m', target: 0 },
+      ],
+    },
+    thresholds: {
+      http_req_failed: ['rate<0.05'],
+      http_req_duration: ['p(95)<1500', 'p(99)<3000'],
+      checks: ['rate>0.95'],
+    },
   },
-  soak: { vus: 8, duration: '20m', thresholds },
+  // The average load held for long: leaks, growing queues, slow drift.
+  soak: {
+    executor: { executor: 'constant-vus', vus: 4, duration: '30m' },
+    thresholds: strict,
+  },
 };
 
-export function options(name) {
-  const preset = presets[name ?? 'smoke'];
-  if (!preset) throw new Error(`unknown preset ${name}`);
-  return preset;
+/** The preset named by PRESET (default smoke). */
+export function preset(name = __ENV.PRESET || 'smoke') {
+  const p = presets[name];
+  if (!p) throw new Error(`unknown PRESET ${name} (smoke, average, stress, soak)`);
+  return p;
+}
+
+/** Scales a VU count by a scenario weight (at least 1 VU). */
+const scale = (vus, weight) => Math.max(1, Math.round(vus * weight));
+
+/**
+ * Named scenarios for a script: `{ name: { exec, weight } }` → k6 scenarios that all run
+ * the preset's shape, each with its share of VUs, all starting together.
+ */
+export function scenariosFor(p, execs) {
+  const scenarios = {};
+  for (const [name, { exec, weight = 1 }] of Object.entries(execs)) {
+    const e = p.executor;
+    scenarios[name] =
+      e.executor === 'constant-vus'
+        ? { executor: 'constant-vus', exec, vus: scale(e.vus, weight), duration: e.duration, gracefulStop: '10s' }
+        : {
+            executor: 'ramping-vus',
+            exec,
+            startVUs: 0,
+            stages: e.stages.map((s) => ({ duration: s.duration, target: s.target && scale(s.target, weight) })),
+            gracefulRampDown: '10s',
+            gracefulStop: '10s',
+          };
+  }
+  return scenarios;
 }

@@ -1,9 +1,15 @@
+{{/*
+Names and labels (after the `helm create` scaffold). Component templates are called with
+a context dict: (dict "root" $ "component" "<name>"), where <name> is the service name
+(gateway, auth, graph, para, captures, search, ingest-worker).
+*/}}
+
 {{/* Chart name. */}}
 {{- define "kg.name" -}}
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* Fully qualified release name. */}}
+{{/* Fully qualified app name; the prefix of every resource of the release. */}}
 {{- define "kg.fullname" -}}
 {{- if .Values.fullnameOverride }}
 {{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
@@ -17,78 +23,182 @@
 {{- end }}
 {{- end }}
 
-{{/* Common labels. */}}
+{{/* Chart name and version, for the helm.sh/chart label. */}}
+{{- define "kg.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels of every resource. */}}
 {{- define "kg.labels" -}}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+helm.sh/chart: {{ include "kg.chart" . }}
 {{ include "kg.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: {{ include "kg.name" . }}
 {{- end }}
 
-{{/* Selector labels. */}}
+{{/* Labels that select the pods of this release (all components). */}}
 {{- define "kg.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "kg.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
-{{/* Labels of one component; call with (dict "root" $ "component" $name). */}}
+{{/* Labels of one component's resources. */}}
 {{- define "kg.componentLabels" -}}
 {{ include "kg.labels" .root }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
+{{/* Labels that select one component's pods. */}}
 {{- define "kg.componentSelectorLabels" -}}
 {{ include "kg.selectorLabels" .root }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
-{{/* Resource name of a component. */}}
+{{/* Resource name of a component: <fullname>-<component>. */}}
 {{- define "kg.componentName" -}}
 {{- printf "%s-%s" (include "kg.fullname" .root) .component | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
+{{/* The values block of a component (ingest-worker lives under ingestWorker). */}}
+{{- define "kg.componentValues" -}}
+{{- $key := .component | replace "-" "_" | camelcase | untitle }}
+{{- toYaml (index .root.Values $key) }}
+{{- end }}
+
+{{/* Port each service listens on (its default PORT; the Service exposes the same). */}}
+{{- define "kg.port" -}}
+{{- $ports := dict "gateway" 8080 "auth" 3001 "graph" 3002 "para" 3004 "captures" 3005 "search" 3006 "ingest-worker" 3007 }}
+{{- index $ports .component }}
+{{- end }}
+
+{{/* In-cluster base URL of a component, e.g. http://kg-knowledge-graph-auth:3001. */}}
+{{- define "kg.url" -}}
+{{- printf "http://%s:%s" (include "kg.componentName" .) (include "kg.port" .) }}
+{{- end }}
+
+{{/* The one image of every component: repository:tag (tag defaults to appVersion), or @digest. */}}
 {{- define "kg.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
-
-{{- define "kg.secretName" -}}
-{{- default (printf "%s-secrets" (include "kg.fullname" .)) .Values.secrets.existingSecret }}
 {{- end }}
 
-{{/* In-cluster URL of a component. */}}
-{{- define "kg.url" -}}
-{{- $c := index .root.Values.components .component -}}
-{{- printf "http://%s:%v" (include "kg.componentName" .) $c.port }}
+{{/* Entry point of a service inside the image (the image's ENTRYPOINT is node --import tsx). */}}
+{{- define "kg.entry" -}}
+{{- printf "services/%s/src/main.ts" .component }}
 {{- end }}
 
-{{/* Environment every component receives. */}}
-{{- define "kg.env" -}}
-- name: DATABASE_URL
+{{/* Name of the ConfigMap with the shared non-secret env. */}}
+{{- define "kg.configMapName" -}}
+{{- printf "%s-config" (include "kg.fullname" .) }}
+{{- end }}
+
+{{/*
+Secret env. Call with (dict "root" $ "key" "<ENV NAME>" "hook" <bool>). The hook Job runs
+before the release's own Secrets exist, so with hook=true chart-managed keys come from
+the hook-only Secret <fullname>-migrations (same data, deleted once the hooks succeed).
+*/}}
+{{- define "kg.secretEnv" -}}
+{{- $v := .root.Values }}
+{{- $fullname := include "kg.fullname" .root }}
+{{- $name := "" }}
+{{- $key := .key }}
+{{- if and (eq .key "DATABASE_URL") $v.postgres.existingSecret }}
+  {{- $name = $v.postgres.existingSecret }}
+  {{- $key = $v.postgres.existingSecretKey }}
+{{- else if and (eq .key "REDIS_URL") $v.redis.existingSecret }}
+  {{- $name = $v.redis.existingSecret }}
+  {{- $key = $v.redis.existingSecretKey }}
+{{- else if and (not (has .key (list "DATABASE_URL" "REDIS_URL"))) $v.secrets.existingSecret }}
+  {{- $name = $v.secrets.existingSecret }}
+{{- else if .hook }}
+  {{- $name = printf "%s-migrations" $fullname }}
+{{- else if has .key (list "DATABASE_URL" "REDIS_URL") }}
+  {{- $name = printf "%s-connections" $fullname }}
+{{- else }}
+  {{- $name = $fullname }}
+{{- end -}}
+- name: {{ .key }}
   valueFrom:
     secretKeyRef:
-      name: {{ default (include "kg.secretName" .root) .root.Values.postgres.existingSecret }}
-      key: {{ .root.Values.postgres.existingSecretKey }}
-- name: INTERNAL_TOKEN_SECRET
-  valueFrom: { secretKeyRef: { name: {{ include "kg.secretName" .root }}, key: INTERNAL_TOKEN_SECRET } }
-- name: PORT
-  value: {{ .port | quote }}
-- name: AUTH_URL
-  value: {{ include "kg.url" (dict "root" .root "component" "auth") }}
-- name: GRAPH_URL
-  value: {{ include "kg.url" (dict "root" .root "component" "graph") }}
-- name: PARA_URL
-  value: {{ include "kg.url" (dict "root" .root "component" "para") }}
-- name: CAPTURES_URL
-  value: {{ include "kg.url" (dict "root" .root "component" "captures") }}
-- name: SEARCH_URL
-  value: {{ include "kg.url" (dict "root" .root "component" "search") }}
-{{- if eq .component "auth" }}
-{{- /* Only the auth service holds the signing key, the pepper and the SMTP credentials. */}}
-- name: API_KEY_PEPPER
-  valueFrom: { secretKeyRef: { name: {{ include "kg.secretName" .root }}, key: API_KEY_PEPPER } }
-- name: AUTH_SIGNING_KEY
-  valueFrom: { secretKeyRef: { name: {{ include "kg.secretName" .root }}, key: AUTH_SIGNING_KEY } }
-- name: SMTP_URL
-  valueFrom: { secretKeyRef: { name: {{ include "kg.secretName" .root }}, key: SMTP_URL, optional: true } }
+      name: {{ $name }}
+      key: {{ $key }}
+      {{- if eq .key "SMTP_URL" }}
+      optional: true
+      {{- end }}
+{{- end }}
+
+{{/* Data of the chart-managed app Secret (when secrets.existingSecret is empty). */}}
+{{- define "kg.secretData" -}}
+INTERNAL_TOKEN_SECRET: {{ .Values.secrets.internalTokenSecret | b64enc | quote }}
+API_KEY_PEPPER: {{ .Values.secrets.apiKeyPepper | b64enc | quote }}
+AUTH_SIGNING_KEY: {{ .Values.secrets.authSigningKey | b64enc | quote }}
+{{- with .Values.secrets.smtpUrl }}
+SMTP_URL: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
+
+{{/* Data of the chart-managed connections Secret (URLs may carry credentials). */}}
+{{- define "kg.connectionsData" -}}
+{{- if not .Values.postgres.existingSecret }}
+DATABASE_URL: {{ .Values.postgres.url | b64enc | quote }}
+{{- end }}
+{{- if not .Values.redis.existingSecret }}
+REDIS_URL: {{ .Values.redis.url | b64enc | quote }}
+{{- end }}
+{{- end }}
+
+{{/* Shared non-secret env (the ConfigMap's data; the hook Job gets it inline). */}}
+{{- define "kg.configData" -}}
+HOST: "0.0.0.0"
+LOG_LEVEL: {{ .Values.config.logLevel | quote }}
+KAFKA_BROKERS: {{ .Values.kafka.brokers | quote }}
+{{- with .Values.qdrant.url }}
+QDRANT_URL: {{ . | quote }}
+{{- end }}
+{{- range $peer := list "auth" "graph" "para" "captures" "search" }}
+{{ $peer | upper }}_URL: {{ include "kg.url" (dict "root" $ "component" $peer) | quote }}
+{{- end }}
+PUBLIC_URL: {{ .Values.config.publicUrl | quote }}
+MAIL_TRANSPORT: {{ .Values.auth.mail.transport | quote }}
+MAIL_FROM: {{ .Values.auth.mail.from | quote }}
+{{- if eq .Values.auth.mail.transport "outbox" }}
+OUTBOX_DIR: "/tmp/outbox"
+{{- end }}
+CORS_ORIGINS: {{ join "," .Values.gateway.http.corsOrigins | quote }}
+JSON_BODY_LIMIT_BYTES: {{ .Values.gateway.http.jsonBodyLimitBytes | int64 | quote }}
+MAGIC_LINK_PER_EMAIL_PER_HOUR: {{ .Values.gateway.http.magicLinkPerEmailPerHour | int64 | quote }}
+MAGIC_LINK_PER_IP_PER_HOUR: {{ .Values.gateway.http.magicLinkPerIpPerHour | int64 | quote }}
+GRAPH_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerMinute | int64 | quote }}
+GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerCredentialPerMinute | int64 | quote }}
+TRUST_PROXY_HOPS: {{ .Values.gateway.http.trustProxyHops | int64 | quote }}
+{{- end }}
+
+{{/* Pod-level security context of every pod. */}}
+{{- define "kg.podSecurityContext" -}}
+{{- toYaml .Values.podSecurityContext }}
+{{- end }}
+
+{{/* Container-level security context of every container. */}}
+{{- define "kg.containerSecurityContext" -}}
+{{- toYaml .Values.containerSecurityContext }}
+{{- end }}
+
+{{/* Scheduling settings shared by every pod. */}}
+{{- define "kg.scheduling" -}}
+{{- with .Values.nodeSelector }}
+nodeSelector: {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations: {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity: {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets: {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end }}

@@ -1,0 +1,8 @@
+{{/* The graph service's own env (PARA_URL and KAFKA_BROKERS come from the shared ConfigMap). */}}
+{{- define "kg.graph.env" -}}
+{{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
+{{ include "kg.secretEnv" (dict "root" .root "key" "INTERNAL_TOKEN_SECRET" "hook" .hook) }}
+{{ include "kg.secretEnv" (dict "root" .root "key" "REDIS_URL" "hook" .hook) }}
+- name: PEER_TIMEOUT_MS
+  value: {{ .root.Values.graph.peerTimeoutMs | int64 | quote }}
+{{- end }}

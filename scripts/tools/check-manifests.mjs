@@ -1,0 +1,159 @@
+// Asserts the rules of the knowledge-graph chart on rendered manifests (what kubeconform's
+// schemas cannot say): every component present, pods hardened, probes, only the gateway
+// exposed, secrets only where needed, migrations ordered as a hook.
+//
+//   helm template kg deploy/helm/knowledge-graph | node scripts/tools/check-manifests.mjs [existing secret names…]
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+// `yaml` is in the repo's node_modules (npm ci); resolve it from the repository root.
+const require = createRequire(new URL('../../package.json', import.meta.url));
+const { parseAllDocuments } = require('yaml');
+
+const docs = parseAllDocuments(readFileSync(0, 'utf8'))
+  .map((d) => d.toJS())
+  .filter(Boolean);
+const existingSecrets = new Set(process.argv.slice(2));
+const failures = [];
+const expect = (ok, message) => ok || failures.push(message);
+
+const COMPONENTS = {
+  gateway: 8080,
+  auth: 3001,
+  graph: 3002,
+  para: 3004,
+  captures: 3005,
+  search: 3006,
+  'ingest-worker': 3007,
+};
+const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
+const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
+const of = (kind) => docs.filter((d) => d.kind === kind);
+const name = (o) => `${o.kind}/${o.metadata.name}`;
+
+const rendered = new Set(of('Secret').map((s) => s.metadata.name));
+const secretRefs = (container) =>
+  (container.env ?? []).filter((e) => e.valueFrom?.secretKeyRef).map((e) => [e.name, e.valueFrom.secretKeyRef]);
+
+function checkPod(owner, spec) {
+  const where = name(owner);
+  expect(spec.securityContext?.runAsNonRoot === true, `${where}: pod runAsNonRoot`);
+  expect(spec.securityContext?.seccompProfile?.type === 'RuntimeDefault', `${where}: pod seccomp RuntimeDefault`);
+  expect(spec.automountServiceAccountToken === false, `${where}: no service account token`);
+  const tmp = (spec.volumes ?? []).find((v) => v.name === 'tmp');
+  expect(tmp?.emptyDir, `${where}: an emptyDir volume for /tmp`);
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+    const sc = c.securityContext ?? {};
+    const at = `${where} container ${c.name}`;
+    expect(sc.allowPrivilegeEscalation === false, `${at}: allowPrivilegeEscalation false`);
+    expect(sc.readOnlyRootFilesystem === true, `${at}: readOnlyRootFilesystem`);
+    expect(sc.capabilities?.drop?.includes('ALL'), `${at}: capabilities drop ALL`);
+    expect(c.resources?.requests && c.resources?.limits?.memory, `${at}: resources requests and memory limit`);
+    for (const [env, ref] of secretRefs(c))
+      expect(
+        rendered.has(ref.name) || existingSecrets.has(ref.name),
+        `${at}: ${env} refers to Secret ${ref.name}, which is neither rendered nor given as existing`,
+      );
+  }
+}
+
+// Every component: a Deployment and a Service, labelled with its component.
+for (const [c, port] of Object.entries(COMPONENTS)) {
+  const deployment = of('Deployment').find((d) => component(d) === c);
+  const service = of('Service').find((s) => component(s) === c);
+  expect(deployment, `Deployment of ${c}`);
+  expect(service, `Service of ${c}`);
+  if (!deployment || !service) continue;
+  const pod = deployment.spec.template.spec;
+  const main = pod.containers[0];
+  checkPod(deployment, pod);
+  expect(main.args?.[0] === `services/${c}/src/main.ts`, `${c}: container runs services/${c}/src/main.ts`);
+  expect(main.ports?.[0]?.containerPort === port, `${c}: listens on ${port}`);
+  expect(main.env?.find((e) => e.name === 'PORT')?.value === String(port), `${c}: PORT=${port}`);
+  expect(main.livenessProbe?.httpGet?.path === '/healthz', `${c}: liveness on /healthz`);
+  expect(main.readinessProbe?.httpGet?.path === '/readyz', `${c}: readiness on /readyz`);
+  expect(
+    main.volumeMounts?.some((m) => m.name === 'tmp' && m.mountPath === '/tmp'),
+    `${c}: /tmp mounted`,
+  );
+  expect(service.spec.ports[0].port === port, `${c}: Service port ${port}`);
+  if (c !== 'gateway')
+    expect(service.spec.type === 'ClusterIP', `${c}: Service is ClusterIP (not reachable from outside)`);
+  const secrets = secretRefs(main).map(([env]) => env);
+  const wantsDatabase = c !== 'gateway';
+  expect(
+    secrets.includes('DATABASE_URL') === wantsDatabase,
+    `${c}: DATABASE_URL ${wantsDatabase ? 'given' : 'not given'}`,
+  );
+  expect(secrets.includes('INTERNAL_TOKEN_SECRET'), `${c}: INTERNAL_TOKEN_SECRET given`);
+  for (const only of ['AUTH_SIGNING_KEY', 'API_KEY_PEPPER', 'SMTP_URL'])
+    expect(secrets.includes(only) === (c === 'auth'), `${c}: ${only} ${c === 'auth' ? 'given' : 'withheld'}`);
+  expect(
+    secrets.includes('REDIS_URL') === ['gateway', 'graph'].includes(c),
+    `${c}: REDIS_URL only for gateway and graph`,
+  );
+}
+
+// Only the gateway takes traffic from outside: internal services accept release pods only.
+const policies = of('NetworkPolicy');
+if (policies.length > 0) {
+  const internal = policies.find((p) =>
+    p.spec.podSelector.matchExpressions?.some((e) => e.key === 'app.kubernetes.io/component'),
+  );
+  expect(internal, 'a NetworkPolicy for the internal services');
+  const selected = internal?.spec.podSelector.matchExpressions.find((e) => e.key === 'app.kubernetes.io/component');
+  expect(
+    selected?.operator === 'In' && [...selected.values].sort().join() === [...INTERNAL].sort().join(),
+    'internal NetworkPolicy selects exactly the six internal services',
+  );
+  for (const rule of internal?.spec.ingress ?? [])
+    expect(rule.from?.length > 0, 'every ingress rule of the internal services names its peers');
+  const release = internal?.spec.podSelector.matchLabels;
+  expect(
+    internal?.spec.ingress[0].from[0].podSelector?.matchLabels?.['app.kubernetes.io/instance'] ===
+      release?.['app.kubernetes.io/instance'],
+    'internal services accept pods of this release',
+  );
+  const gateway = policies.find((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'gateway');
+  expect(gateway, 'a NetworkPolicy for the gateway');
+}
+
+// Migrations: a pre-install/pre-upgrade hook Job, auth, para, graph, search in order.
+const job = of('Job')[0];
+if (job) {
+  const a = job.metadata.annotations ?? {};
+  expect(a['helm.sh/hook'] === 'pre-install,pre-upgrade', 'migrations Job is a pre-install,pre-upgrade hook');
+  expect(a['helm.sh/hook-delete-policy'] === 'before-hook-creation,hook-succeeded', 'migrations Job delete policy');
+  expect('helm.sh/hook-weight' in a, 'migrations Job has a hook weight');
+  const steps = job.spec.template.spec.initContainers.map((c) => c.args.join(' '));
+  const want = ['auth', 'para', 'graph', 'search'].map((s) => `services/${s}/src/main.ts migrate`);
+  expect(steps.join() === want.join(), `migrations run ${want.join(', ')} in order (got ${steps.join(', ')})`);
+  checkPod(job, job.spec.template.spec);
+  for (const c of job.spec.template.spec.initContainers)
+    for (const [env, ref] of secretRefs(c)) {
+      const hookSecret = of('Secret').find((s) => s.metadata.name === ref.name);
+      expect(
+        existingSecrets.has(ref.name) || hookSecret?.metadata.annotations?.['helm.sh/hook']?.includes('pre-install'),
+        `migrations ${c.name}: ${env} comes from an existing or hook Secret (the release's own do not exist yet)`,
+      );
+    }
+}
+
+// helm test: a hook Pod that checks the gateway.
+const test = of('Pod').find((p) => p.metadata.annotations?.['helm.sh/hook'] === 'test');
+expect(test, 'a helm test Pod');
+if (test) {
+  checkPod(test, test.spec);
+  const script = JSON.stringify(test.spec.containers[0]);
+  expect(
+    script.includes('/readyz') && script.includes('/api/v1/openapi.json'),
+    'helm test checks /readyz and the OpenAPI',
+  );
+}
+
+if (failures.length > 0) {
+  for (const f of failures) console.error(`FAIL ${f}`);
+  console.error(`check-manifests: ${failures.length} failed of ${docs.length} manifests`);
+  process.exit(1);
+}
+console.log(`check-manifests: ${docs.length} manifests, all rules hold`);
