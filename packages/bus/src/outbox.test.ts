@@ -79,6 +79,30 @@ describe('outbox relay', () => {
     expect(delivered).toHaveLength(1);
   });
 
+  it('prunes published rows past their retention and keeps unpublished ones', async () => {
+    const { db } = await setup();
+    let up = true;
+    const bus: EventBus = {
+      kind: 'memory',
+      publish: async () => {
+        if (!up) throw new Error('down');
+      },
+      subscribe: async () => {},
+      start: async () => {},
+      stop: async () => {},
+      ready: async () => true,
+    };
+    const relay = createOutboxRelay({ db, table, bus, logger, retentionMs: 0, pruneEveryMs: 0 });
+    await enqueueEvent(db, table, TOPICS.graphNodes, deleted(1));
+    expect(await relay.flush()).toBe(1);
+    up = false;
+    await enqueueEvent(db, table, TOPICS.graphNodes, deleted(2));
+    await relay.flush();
+    const left = await db.select().from(table);
+    expect(left).toHaveLength(1);
+    expect(left[0]?.publishedAt).toBeNull();
+  });
+
   it('does not publish events of a rolled-back transaction', async () => {
     const { db } = await setup();
     await db

@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Topic } from '@kg/contracts';
 import { newId, type Db, type DbOrTx, type OutboxTable } from '@kg/db';
 import type { Logger } from '@kg/logger';
@@ -37,10 +37,24 @@ export function createOutboxRelay(opts: {
   logger: Logger;
   pollMs?: number;
   batchSize?: number;
+  /** Published rows are kept this long (default 7 days), then pruned, at most once per `pruneEveryMs`. */
+  retentionMs?: number;
+  pruneEveryMs?: number;
 }): OutboxRelay {
   const { db, table, bus, logger } = opts;
   const pollMs = opts.pollMs ?? 500;
   const batchSize = opts.batchSize ?? 200;
+  const retentionMs = opts.retentionMs ?? 7 * 24 * 3600 * 1000;
+  const pruneEveryMs = opts.pruneEveryMs ?? 3600 * 1000;
+  let prunedAt = 0;
+
+  async function prune(): Promise<void> {
+    if (Date.now() - prunedAt < pruneEveryMs) return;
+    prunedAt = Date.now();
+    await db
+      .delete(table)
+      .where(and(isNotNull(table.publishedAt), lt(table.publishedAt, new Date(Date.now() - retentionMs))));
+  }
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let stopped = true;
@@ -84,8 +98,10 @@ export function createOutboxRelay(opts: {
     for (;;) {
       const n = await publishBatch();
       total += n;
-      if (n < batchSize) return total;
+      if (n < batchSize) break;
     }
+    await prune();
+    return total;
   }
 
   function run(): Promise<number> {

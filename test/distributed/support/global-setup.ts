@@ -55,6 +55,7 @@ export async function setup(project: TestProject) {
   project.provide('secretsPath', secretsPath);
   project.provide('controlUrl', `http://127.0.0.1:${controlPort}`);
   project.provide('serviceUrls', services);
+  project.provide('kafkaBrokers', c.specs.find((s) => s.name === 'graph')!.env['KAFKA_BROKERS']!);
   project.provide('internalSecret', c.specs.find((s) => s.name === 'gateway')!.env['INTERNAL_TOKEN_SECRET']!);
 }
 
@@ -68,5 +69,6 @@ declare module 'vitest' {
     controlUrl: string;
     serviceUrls: Record<string, string>;
     internalSecret: string;
+    kafkaBrokers: string;
   }
 }
