@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Prints the connection settings of the local infrastructure: eval "$(scripts/infra/env.sh)"
+# Prints the connection settings of the local infrastructure as export lines, for
+# eval "$(scripts/infra/env.sh)"; with --plain, as KEY=VALUE lines (a dotenv file).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-echo "export DATABASE_URL=postgres://kg:kg@127.0.0.1:$KG_PG_PORT/kg"
-echo "export REDIS_URL=redis://127.0.0.1:$KG_REDIS_PORT"
-echo "export KAFKA_BROKERS=127.0.0.1:$KG_KAFKA_PORT"
+prefix="export "
+if [ "${1:-}" = "--plain" ]; then prefix=""; fi
+echo "${prefix}DATABASE_URL=postgres://kg:kg@127.0.0.1:$KG_PG_PORT/kg"
+echo "${prefix}REDIS_URL=redis://127.0.0.1:$KG_REDIS_PORT"
+echo "${prefix}KAFKA_BROKERS=127.0.0.1:$KG_KAFKA_PORT"

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Starts PostgreSQL, Redis and Kafka on loopback (installing them on first use) and prints
-# the environment a deployment would give the services.
+# Starts PostgreSQL, Redis and Kafka on loopback in parallel (installing/fetching them on
+# first use; see README.md), waits until all three are ready, then prints the environment a
+# deployment would give the services. Fails (non-zero, with log tails) if any did not start.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-bash "$INFRA_SCRIPTS/redis.sh" start &
-redis=$!
-bash "$INFRA_SCRIPTS/kafka.sh" start &
-kafka=$!
-bash "$INFRA_SCRIPTS/postgres.sh" start
-wait "$redis"
-wait "$kafka"
-bash "$INFRA_SCRIPTS/env.sh"
+declare -A jobs=()
+for svc in postgres redis kafka; do
+  bash "$INFRA_SCRIPTS/$svc.sh" start &
+  jobs[$svc]=$!
+done
+failed=()
+for svc in postgres redis kafka; do
+  wait "${jobs[$svc]}" || failed+=("$svc")
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  die "failed to start: ${failed[*]} (logs in $KG_LOG_DIR)"
+fi
+bash "$INFRA_SCRIPTS/env.sh" --plain
