@@ -30,5 +30,3 @@ export const Problem = z
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details' });
 export type Problem = z.infer<typeof Problem>;
-
-export const Empty = z.object({}).strict();

@@ -26,8 +26,6 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
-export const mergeRouters = t.mergeRouters;
-export const createCallerFactory = t.createCallerFactory;
 
 /** Any authenticated service-to-service call. */
 export const serviceProcedure = t.procedure.use(mapDomainErrors);
