@@ -18,6 +18,7 @@ const deleted = (n: number): NodeEvent => ({
   type: 'node.deleted',
   tenant_id: tenant,
   occurred_at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+  version: n,
   data: { node_id: nodeId, unlinked_ids: [] },
 });
 

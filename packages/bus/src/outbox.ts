@@ -1,4 +1,5 @@
 import { and, asc, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { getTableConfig } from 'drizzle-orm/pg-core';
 import type { Topic } from '@kg/contracts';
 import { newId, type Db, type DbOrTx, type OutboxTable } from '@kg/db';
 import type { Logger } from '@kg/logger';
@@ -47,6 +48,7 @@ export function createOutboxRelay(opts: {
   const retentionMs = opts.retentionMs ?? 7 * 24 * 3600 * 1000;
   const pruneEveryMs = opts.pruneEveryMs ?? 3600 * 1000;
   let prunedAt = 0;
+  const lockKey = `kg-outbox:${getTableConfig(table).schema ?? 'public'}`;
 
   async function prune(): Promise<void> {
     if (Date.now() - prunedAt < pruneEveryMs) return;
@@ -62,6 +64,15 @@ export function createOutboxRelay(opts: {
 
   async function publishBatch(): Promise<number> {
     return db.transaction(async (tx) => {
+      // One publisher at a time per outbox: of several replicas, the one holding this
+      // lock publishes; the others find it taken and leave the rows to it. Batches then
+      // go out in seq order, and a tenant's seq order is its commit order (its writes
+      // serialize), so a tenant's events are published in order. Consumers still check
+      // versions: this keeps order in the common case, versions keep it correct.
+      const result = (await tx.execute(
+        sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) as locked`,
+      )) as unknown as { rows: Array<{ locked: boolean }> };
+      if (!result.rows[0]?.locked) return 0;
       const rows = await tx
         .select()
         .from(table)

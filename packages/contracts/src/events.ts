@@ -18,6 +18,10 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
     type: z.literal(type),
     tenant_id: TenantId,
     occurred_at: z.iso.datetime(),
+    version: z.number().int().positive().meta({
+      description:
+        "The tenant's graph version at this write (its change-log position). Every write takes the next one, so the events of one node carry increasing versions: a consumer ignores an event whose version is not newer than the one it holds (events may arrive out of order).",
+    }),
     data,
   });
 

@@ -2,4 +2,9 @@ export { openDatabase, type Database, type DatabaseOptions, type Db, type Tx, ty
 export { newId } from './ids';
 export { tenantIdColumn, createdAt, updatedAt, optionalTimestamp, iso, isoOrNull } from './columns';
 export { outboxTable, type OutboxTable } from './outbox';
-export { processedEventsTable, type ProcessedEventsTable } from './processed-events';
+export {
+  processedEventsTable,
+  pruneProcessedEvents,
+  PROCESSED_EVENTS_RETENTION_MS,
+  type ProcessedEventsTable,
+} from './processed-events';

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { primaryKey, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
+import { lt, sql } from 'drizzle-orm';
+import { index, primaryKey, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from './client';
 
 /**
  * A consumer's ledger of handled event ids, in the consuming service's own schema.
@@ -16,8 +17,23 @@ export function processedEventsTable(schema: PgSchema) {
         .notNull()
         .default(sql`now()`),
     },
-    (t) => [primaryKey({ columns: [t.consumer, t.eventId] })],
+    (t) => [
+      primaryKey({ columns: [t.consumer, t.eventId] }),
+      index('processed_events_processed_at_idx').on(t.processedAt),
+    ],
   );
 }
 
 export type ProcessedEventsTable = ReturnType<typeof processedEventsTable>;
+
+/** Ledger rows are kept this long by default: far longer than any redelivery takes. */
+export const PROCESSED_EVENTS_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Deletes ledger rows recorded before `before`; returns how many. An event redelivered
+ * after its row is gone is handled again, so consumers also ignore stale versions.
+ */
+export async function pruneProcessedEvents(db: DbOrTx, ledger: ProcessedEventsTable, before: Date): Promise<number> {
+  const rows = await db.delete(ledger).where(lt(ledger.processedAt, before)).returning({ eventId: ledger.eventId });
+  return rows.length;
+}

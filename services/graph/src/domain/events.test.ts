@@ -49,6 +49,8 @@ describe('events in the outbox', () => {
     expect(all[2]).toMatchObject({ data: { changed: [] } });
     expect(all[6]).toMatchObject({ type: 'node.deleted', data: { node_id: n.id, unlinked_ids: [x, y].sort() } });
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    // Each event carries the version its write took: strictly increasing, one per write.
+    expect(all.map((e) => e.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     for (const e of all) expect(e.id).toMatch(/^evt_/);
   });
 

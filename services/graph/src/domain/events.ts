@@ -27,30 +27,47 @@ const PATCHABLE = [
 export const changedFields = (before: StoredNode, after: StoredNode): string[] =>
   PATCHABLE.filter(([, get]) => get(before) !== get(after)).map(([name]) => name);
 
-const envelope = (tenantId: string, now: Date) => ({
+/**
+ * `version` is the tenant's graph version that the write took (recordWrite, under the
+ * tenant's write lock): it grows with every write, so each node's events carry
+ * increasing versions and consumers can drop a late, older one.
+ */
+const envelope = (tenantId: string, version: number, now: Date) => ({
   id: newEventId(),
   tenant_id: tenantId,
   occurred_at: now.toISOString(),
+  version,
 });
 
 /** Writes a node event into the outbox, inside the caller's transaction. */
-export function nodeCreated(tx: DbOrTx, node: StoredNode, now: Date) {
-  const event: NodeEvent = { ...envelope(node.tenantId, now), type: 'node.created', data: { node: snapshot(node) } };
+export function nodeCreated(tx: DbOrTx, node: StoredNode, version: number, now: Date) {
+  const event: NodeEvent = {
+    ...envelope(node.tenantId, version, now),
+    type: 'node.created',
+    data: { node: snapshot(node) },
+  };
   return enqueueEvent(tx, outbox, TOPICS.graphNodes, event);
 }
 
-export function nodeUpdated(tx: DbOrTx, node: StoredNode, changed: string[], now: Date) {
+export function nodeUpdated(tx: DbOrTx, node: StoredNode, changed: string[], version: number, now: Date) {
   const event: NodeEvent = {
-    ...envelope(node.tenantId, now),
+    ...envelope(node.tenantId, version, now),
     type: 'node.updated',
     data: { node: snapshot(node), changed },
   };
   return enqueueEvent(tx, outbox, TOPICS.graphNodes, event);
 }
 
-export function nodeDeleted(tx: DbOrTx, tenantId: string, nodeId: string, unlinked: string[], now: Date) {
+export function nodeDeleted(
+  tx: DbOrTx,
+  tenantId: string,
+  nodeId: string,
+  unlinked: string[],
+  version: number,
+  now: Date,
+) {
   const event: NodeEvent = {
-    ...envelope(tenantId, now),
+    ...envelope(tenantId, version, now),
     type: 'node.deleted',
     data: { node_id: nodeId, unlinked_ids: unlinked },
   };
@@ -63,10 +80,11 @@ export function linksChanged(
   nodeId: string,
   added: Array<{ target_id: string; type: string; weight: number }>,
   removed: string[],
+  version: number,
   now: Date,
 ) {
   const event: LinkEvent = {
-    ...envelope(tenantId, now),
+    ...envelope(tenantId, version, now),
     type: 'links.changed',
     data: { node_id: nodeId, added, removed },
   };

@@ -55,8 +55,9 @@ export async function replaceLinks(ctx: GraphContext, tenantId: string, id: stri
     });
     if (added.length || removed.length) {
       const set = after.map((l) => ({ t: l.targetId, type: l.type, w: l.weight }));
-      await recordWrite(tx, tenantId, { links: after.length - before.length }, { k: 'links', id, set, removed });
-      await linksChanged(tx, tenantId, id, added.map(toLink), removed.sort(), ctx.now());
+      const change = { k: 'links' as const, id, set, removed };
+      const version = await recordWrite(tx, tenantId, { links: after.length - before.length }, change);
+      await linksChanged(tx, tenantId, id, added.map(toLink), removed.sort(), version, ctx.now());
     }
     return after;
   });

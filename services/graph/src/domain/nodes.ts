@@ -71,8 +71,8 @@ export async function createNode(ctx: GraphContext, identity: Identity, input: C
       tags: input.tags,
       paraItemIds,
     });
-    await recordWrite(tx, identity.tenantId, { nodes: 1 }, nodeChange(created));
-    await nodeCreated(tx, created, ctx.now());
+    const version = await recordWrite(tx, identity.tenantId, { nodes: 1 }, nodeChange(created));
+    await nodeCreated(tx, created, version, ctx.now());
     return created;
   });
   return toNode(node);
@@ -108,8 +108,8 @@ export async function patchNode(
     const updated = before && (await updateNode(tx, tenantId, id, fields, ctx.now()));
     if (!before || !updated) throw notFound('Node');
     const validated = Number(updated.status === 'validated') - Number(before.status === 'validated');
-    await recordWrite(tx, tenantId, { validated }, nodeChange(updated));
-    await nodeUpdated(tx, updated, changedFields(before, updated), ctx.now());
+    const version = await recordWrite(tx, tenantId, { validated }, nodeChange(updated));
+    await nodeUpdated(tx, updated, changedFields(before, updated), version, ctx.now());
     return updated;
   });
   return toNode(node);
@@ -125,8 +125,8 @@ export async function removeNode(ctx: GraphContext, tenantId: string, id: string
     await deleteNode(tx, tenantId, id);
     await recountConnections(tx, tenantId, neighbours);
     const delta = { nodes: -1, validated: node.status === 'validated' ? -1 : 0, links: -neighbours.length };
-    await recordWrite(tx, tenantId, delta, { k: 'del', id });
-    await nodeDeleted(tx, tenantId, id, neighbours, ctx.now());
+    const version = await recordWrite(tx, tenantId, delta, { k: 'del', id });
+    await nodeDeleted(tx, tenantId, id, neighbours, version, ctx.now());
   });
 }
 

@@ -1,16 +1,21 @@
 import { TOPICS, type NodeEvent } from '@kg/contracts';
 import { handleOnce, type Subscription } from '@kg/bus';
 import type { Db } from '@kg/db';
-import { deleteDocument, upsertDocument } from '../store/documents';
+import { tombstoneDocument, upsertDocument } from '../store/documents';
 import { processedEvents } from '../store/schema';
 
 export const NODE_EVENTS_GROUP = 'search.node-events';
 
-/** Applies one node event to the projection; idempotent through the processed-event ledger. */
+/**
+ * Applies one node event to the projection; idempotent through the processed-event
+ * ledger, and order-proof through versions: an event whose version is not newer than
+ * the stored document (or tombstone) changes nothing, so a late node.updated cannot
+ * undo a newer update or resurrect a deleted node. Returns false for a redelivery.
+ */
 export async function applyNodeEvent(db: Db, event: NodeEvent): Promise<boolean> {
   return handleOnce(db, processedEvents, NODE_EVENTS_GROUP, event.id, async (tx) => {
     if (event.type === 'node.deleted') {
-      await deleteDocument(tx, event.tenant_id, event.data.node_id);
+      await tombstoneDocument(tx, event.tenant_id, event.data.node_id, event.version, new Date());
       return;
     }
     const node = event.data.node;
@@ -21,6 +26,7 @@ export async function applyNodeEvent(db: Db, event: NodeEvent): Promise<boolean>
       tags: node.tags,
       status: node.status,
       updatedAt: new Date(node.updated_at),
+      version: event.version,
     });
   });
 }

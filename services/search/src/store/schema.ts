@@ -1,9 +1,15 @@
-import { index, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { processedEventsTable, tenantIdColumn } from '@kg/db';
 
 export const search = pgSchema('search');
 
-/** The search service's projection of graph nodes, kept current from graph events. */
+/**
+ * The search service's projection of graph nodes, kept current from graph events.
+ * `version` is the graph version of the last event applied: an event not newer is
+ * ignored. A deleted node stays as a tombstone (`deleted_at` set, texts emptied) so a
+ * late update cannot bring it back; tombstones are pruned after a retention.
+ */
 export const documents = search.table(
   'documents',
   {
@@ -15,10 +21,15 @@ export const documents = search.table(
     status: text().notNull(),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     indexedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    version: bigint({ mode: 'number' }).notNull().default(0),
+    deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.nodeId] }),
     index('documents_tenant_updated_idx').on(t.tenantId, t.updatedAt),
+    index('documents_deleted_at_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
   ],
 );
 
