@@ -5,6 +5,7 @@ import type { ServiceModule } from '@kg/service-kit';
 import type { KeyMaterial } from './keys/material';
 import type { MailTransport } from './mail/transport';
 import { createAuthRouter } from './router';
+import { createAuthPruneJob } from './domain/prune';
 
 export { loadOrCreateKeyMaterial } from './keys/files';
 export { keyMaterialFromSecrets, type KeyMaterial } from './keys/material';
@@ -28,10 +29,17 @@ export interface AuthDeps {
   publicUrl?: string;
   /** The clock (tests move it); default `() => new Date()`. */
   now?: () => Date;
+  /** Between two prunes of expired magic links and refresh tokens (default one hour). */
+  pruneIntervalMs?: number;
 }
 
-/** The auth service as a mountable module: sign-in, tokens, API keys. No background work. */
+/** The auth service as a mountable module: sign-in, tokens, API keys, and the prune job of expired sign-in records. */
 export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
+  const prune = createAuthPruneJob({
+    db: deps.database.db,
+    logger: deps.logger,
+    intervalMs: deps.pruneIntervalMs ?? 3600_000,
+  });
   const router = createAuthRouter({
     db: deps.database.db,
     logger: deps.logger,
@@ -44,8 +52,8 @@ export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
   return {
     name: 'auth',
     router,
-    start: async () => {},
-    stop: async () => {},
+    start: async () => prune.start(),
+    stop: () => prune.stop(),
     ready: () => deps.database.ping(),
   };
 }

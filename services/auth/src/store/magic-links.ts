@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { magicLinks } from './schema';
 
@@ -21,4 +21,16 @@ export async function consumeMagicLink(db: DbOrTx, tokenHash: string, now: Date)
     .where(and(eq(magicLinks.tokenHash, tokenHash), isNull(magicLinks.usedAt), gt(magicLinks.expiresAt, now)))
     .returning({ email: magicLinks.email });
   return row?.email ?? null;
+}
+
+/**
+ * Deletes links that expired before `before`, used or not: an expired link is refused
+ * whether or not its row exists, so this changes no answer. Returns how many went.
+ */
+export async function pruneMagicLinks(db: DbOrTx, before: Date): Promise<number> {
+  const rows = await db
+    .delete(magicLinks)
+    .where(lt(magicLinks.expiresAt, before))
+    .returning({ tokenHash: magicLinks.tokenHash });
+  return rows.length;
 }

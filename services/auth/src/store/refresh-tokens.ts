@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { refreshTokens } from './schema';
 
@@ -38,6 +38,19 @@ export async function revokeRefreshFamily(db: DbOrTx, tenantId: string, familyId
     .where(
       and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)),
     )
+    .returning({ id: refreshTokens.id });
+  return rows.length;
+}
+
+/**
+ * Deletes refresh tokens that expired before `before`. An expired token is refused
+ * whether or not its row exists (no reuse detection applies to it), so this changes no
+ * answer; live tokens of a revoked family stay until they expire.
+ */
+export async function pruneRefreshTokens(db: DbOrTx, before: Date): Promise<number> {
+  const rows = await db
+    .delete(refreshTokens)
+    .where(lt(refreshTokens.expiresAt, before))
     .returning({ id: refreshTokens.id });
   return rows.length;
 }

@@ -19,13 +19,18 @@ export const users = auth.table(
 );
 
 /** Single-use sign-in links. Only the sha256 of the token is stored, never the token. */
-export const magicLinks = auth.table('magic_links', {
-  tokenHash: text().primaryKey(),
-  email: text().notNull(),
-  expiresAt: optionalTimestamp().notNull(),
-  usedAt: optionalTimestamp(),
-  createdAt: createdAt(),
-});
+export const magicLinks = auth.table(
+  'magic_links',
+  {
+    tokenHash: text().primaryKey(),
+    email: text().notNull(),
+    expiresAt: optionalTimestamp().notNull(),
+    usedAt: optionalTimestamp(),
+    createdAt: createdAt(),
+  },
+  /** The prune job deletes by expiry. */
+  (t) => [index('magic_links_expires_at_idx').on(t.expiresAt)],
+);
 
 /**
  * Refresh tokens rotate within a family (one family per sign-in): each use marks the
@@ -50,6 +55,7 @@ export const refreshTokens = auth.table(
   (t) => [
     uniqueIndex('refresh_tokens_token_hash_idx').on(t.tokenHash),
     index('refresh_tokens_family_id_idx').on(t.familyId),
+    index('refresh_tokens_expires_at_idx').on(t.expiresAt),
   ],
 );
 

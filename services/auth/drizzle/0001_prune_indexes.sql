@@ -1,0 +1,2 @@
+CREATE INDEX "magic_links_expires_at_idx" ON "auth"."magic_links" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "refresh_tokens_expires_at_idx" ON "auth"."refresh_tokens" USING btree ("expires_at");
