@@ -18,7 +18,7 @@ export interface ParaDeps {
 export async function createParaModule(deps: ParaDeps): Promise<ServiceModule> {
   return {
     name: 'para',
-    router: createParaRouter(deps.database.db),
+    router: createParaRouter({ db: deps.database.db, now: () => new Date() }),
     start: async () => {},
     stop: async () => {},
     ready: () => deps.database.ping(),

@@ -1,10 +1,22 @@
 import { paraApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
-import type { Db } from '@kg/db';
+import type { ParaContext } from './domain/context';
+import * as items from './procedures/items';
 import { resolveItems } from './procedures/resolve-items';
 
-/** paraRouter: PARA items. Public PARA endpoints arrive with the PARA issue (the gateway answers 501 until then). */
-export const createParaRouter = (db: Db) =>
+/** paraRouter: PARA items, their lifecycle, and the lookups other services make. */
+export const createParaRouter = (ctx: ParaContext) =>
   defineRouter(paraApi, {
-    items: { resolve: resolveItems(db) },
+    items: {
+      resolve: resolveItems(ctx),
+      tree: items.tree(ctx),
+      list: items.list(ctx),
+      get: items.get(ctx),
+      create: items.create(ctx),
+      update: items.update(ctx),
+      complete: items.complete(ctx),
+      undoComplete: items.undoComplete(ctx),
+      archive: items.archive(ctx),
+      unarchive: items.unarchive(ctx),
+    },
   });

@@ -3,6 +3,7 @@ import type { GatewayHttpConfig } from '../config';
 import { authRoutes } from './auth';
 import { graphRoutes } from './graph';
 import { nodeRoutes } from './nodes';
+import { paraRoutes } from './para';
 import { unbuiltRoutes } from './unbuilt';
 import type { Route } from './route';
 
@@ -24,6 +25,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
     }),
     ...nodeRoutes,
     ...graphRoutes,
+    ...paraRoutes,
     ...unbuiltRoutes,
   ];
 }

@@ -3,11 +3,8 @@ import {
   AppError,
   ContextRequest,
   CreateCaptureInput,
-  CreateParaItemInput,
   ListCapturesQuery,
-  ListParaQuery,
   SuggestionsQuery,
-  UpdateParaItemInput,
   CheckCaptureQuery,
 } from '@kg/contracts';
 import { defineRoute, type Method, type Route } from './route';
@@ -49,44 +46,7 @@ function pending(tag: string, service: keyof GatewayPeers, feature: string, ops:
   );
 }
 
-const para = pending('PARA', 'para', 'PARA organisation', [
-  { method: 'get', path: '/para/tree', operationId: 'getParaTree', summary: 'The PARA hierarchy' },
-  { method: 'get', path: '/para', operationId: 'listParaItems', summary: 'List PARA items', query: ListParaQuery },
-  {
-    method: 'post',
-    path: '/para',
-    operationId: 'createParaItem',
-    summary: 'Create a PARA item',
-    body: CreateParaItemInput,
-    success: 201,
-  },
-  { method: 'get', path: '/para/:id', operationId: 'getParaItem', summary: 'Get a PARA item' },
-  {
-    method: 'patch',
-    path: '/para/:id',
-    operationId: 'updateParaItem',
-    summary: 'Update a PARA item',
-    body: UpdateParaItemInput,
-  },
-  { method: 'post', path: '/para/:id/complete', operationId: 'completeProject', summary: 'Mark a project completed' },
-  {
-    method: 'post',
-    path: '/para/:id/undo-complete',
-    operationId: 'undoCompleteProject',
-    summary: 'Revert a project to active',
-  },
-  {
-    method: 'post',
-    path: '/para/:id/archive',
-    operationId: 'archiveParaItem',
-    summary: 'Archive an item and its node associations',
-  },
-  {
-    method: 'post',
-    path: '/para/:id/unarchive',
-    operationId: 'unarchiveParaItem',
-    summary: 'Restore an item and its associations',
-  },
+const para = pending('PARA', 'para', 'PARA reclassification', [
   { method: 'post', path: '/para/:id/match', operationId: 'matchParaItem', summary: 'Match orphan nodes to this item' },
   { method: 'post', path: '/para/rescan', operationId: 'rescanPara', summary: 'Re-classify orphan nodes' },
 ]);
@@ -154,20 +114,4 @@ const search = pending('Search', 'search', 'Context and link suggestions', [
   },
 ]);
 
-/** DELETE /para/:id is never allowed: archive instead (SPEC.md). */
-const paraDelete = defineRoute({
-  method: 'delete',
-  path: '/para/:id',
-  operationId: 'deleteParaItem',
-  summary: 'Always 410 Gone: archive PARA items instead',
-  tag: 'PARA',
-  auth: 'required',
-  service: 'para',
-  params: ById,
-  success: { status: 410, description: 'Gone, always' },
-  handle: async () => {
-    throw new AppError('gone', 'PARA items cannot be deleted; archive them with POST /para/{id}/archive');
-  },
-});
-
-export const unbuiltRoutes: Route[] = [...para, paraDelete, ...captures, ...search];
+export const unbuiltRoutes: Route[] = [...para, ...captures, ...search];

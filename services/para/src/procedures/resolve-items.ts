@@ -1,8 +1,8 @@
 import type { paraApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
-import type { Db } from '@kg/db';
+import type { ParaContext } from '../domain/context';
 import { findItems } from '../store/items';
 
 export const resolveItems =
-  (db: Db): Handlers<typeof paraApi>['items']['resolve'] =>
-  async ({ input, ctx }) => ({ items: await findItems(db, ctx.identity.tenantId, input.ids) });
+  (ctx: ParaContext): Handlers<typeof paraApi>['items']['resolve'] =>
+  async ({ input, ctx: call }) => ({ items: await findItems(ctx.db, call.identity.tenantId, input.ids) });

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import {
+  AppError,
+  CreateParaItemInput,
+  ListParaQuery,
+  ParaItem,
+  ParaItemList,
+  ParaTree,
+  UpdateParaItemInput,
+} from '@kg/contracts';
+import { defineRoute, ok, type Route } from './route';
+
+const ById = z.object({ id: z.string() });
+const base = { tag: 'PARA', auth: 'required', service: 'para' } as const;
+const item = (description: string) => ({ status: 200, description, schema: ParaItem });
+
+/** PARA items: tree, list, CRUD and lifecycle (SPEC.md section 4). */
+export const paraRoutes: Route[] = [
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/para/tree',
+    operationId: 'getParaTree',
+    summary: 'Every item grouped by category: projects, areas, resources',
+    success: { status: 200, description: 'The PARA hierarchy', schema: ParaTree },
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.tree({}));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/para',
+    operationId: 'listParaItems',
+    summary: 'List PARA items, optionally by category and status',
+    query: ListParaQuery,
+    success: { status: 200, description: 'Items by category, oldest first', schema: ParaItemList },
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.list(req.query));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para',
+    operationId: 'createParaItem',
+    summary: 'Create a PARA item (slug from the label, unique per category: my-label, my-label-2, …)',
+    body: CreateParaItemInput,
+    success: { status: 201, description: 'Created', schema: ParaItem },
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.create(req.body), 201);
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/para/:id',
+    operationId: 'getParaItem',
+    summary: 'Get a PARA item',
+    params: ById,
+    success: item('The item'),
+    errors: [404],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.get({ id: req.params.id }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'patch',
+    path: '/para/:id',
+    operationId: 'updateParaItem',
+    summary: 'Update label, description or status (the slug stays unless regenerate_slug is true)',
+    params: ById,
+    body: UpdateParaItemInput,
+    success: item('The updated item'),
+    errors: [404, 409],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.update({ id: req.params.id, patch: req.body }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para/:id/complete',
+    operationId: 'completeProject',
+    summary: 'Mark a project completed (409 for areas, resources and archived projects)',
+    params: ById,
+    success: item('The completed project'),
+    errors: [404, 409],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.complete({ id: req.params.id }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para/:id/undo-complete',
+    operationId: 'undoCompleteProject',
+    summary: 'Revert a completed project to active (409 for areas, resources and archived projects)',
+    params: ById,
+    success: item('The active project'),
+    errors: [404, 409],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.undoComplete({ id: req.params.id }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para/:id/archive',
+    operationId: 'archiveParaItem',
+    summary: 'Archive an item and its node associations (idempotent)',
+    params: ById,
+    success: item('The archived item'),
+    errors: [404],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.archive({ id: req.params.id }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para/:id/unarchive',
+    operationId: 'unarchiveParaItem',
+    summary: 'Restore an item to its status before archiving, and the associations archiving archived (idempotent)',
+    params: ById,
+    success: item('The restored item'),
+    errors: [404],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.unarchive({ id: req.params.id }));
+    },
+  }),
+  /** DELETE /para/:id is never allowed: archive instead (SPEC.md). */
+  defineRoute({
+    ...base,
+    method: 'delete',
+    path: '/para/:id',
+    operationId: 'deleteParaItem',
+    summary: 'Always 410 Gone: archive PARA items instead',
+    params: ById,
+    success: { status: 410, description: 'Gone, always' },
+    handle: async () => {
+      throw new AppError('gone', 'PARA items cannot be deleted; archive them with POST /para/{id}/archive');
+    },
+  }),
+];

@@ -1,0 +1,183 @@
+import {
+  conflict,
+  isId,
+  notFound,
+  type CreateParaItemInput,
+  type ParaItem,
+  type UpdateParaItemInput,
+} from '@kg/contracts';
+import { isoOrNull, iso, newId, type Tx } from '@kg/db';
+import {
+  findItem,
+  insertItem,
+  listItems,
+  lockTenantItems,
+  slugsLike,
+  updateItem,
+  type Category,
+  type ItemFilter,
+  type ItemPatch,
+  type ItemRow,
+} from '../store/items';
+import type { ParaContext } from './context';
+import { firstFreeSlug, slugBase } from './slug';
+
+export const CATEGORIES: Category[] = ['projects', 'areas', 'resources'];
+
+export const toItem = (r: ItemRow): ParaItem => ({
+  id: r.id,
+  category: r.category,
+  label: r.label,
+  description: r.description,
+  slug: r.slug,
+  status: r.status,
+  created_at: iso(r.createdAt),
+  updated_at: iso(r.updatedAt),
+  completed_at: isoOrNull(r.completedAt),
+  archived_at: isoOrNull(r.archivedAt),
+});
+
+/** Runs one write of a tenant's PARA items in a transaction holding the tenant's PARA lock. */
+export function tenantWrite<T>(ctx: ParaContext, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    await lockTenantItems(tx, tenantId);
+    return fn(tx);
+  });
+}
+
+async function freeSlug(tx: Tx, tenantId: string, category: Category, label: string): Promise<string> {
+  const base = slugBase(label);
+  return firstFreeSlug(base, await slugsLike(tx, tenantId, category, base));
+}
+
+/** An item of the tenant, locked for update; malformed, unknown and other tenants' ids are all 404. */
+export async function lockedItem(tx: Tx, tenantId: string, id: string): Promise<ItemRow> {
+  const row = isId('para', id) ? await findItem(tx, tenantId, id, true) : null;
+  if (!row) throw notFound('PARA item');
+  return row;
+}
+
+export async function getItem(ctx: ParaContext, tenantId: string, id: string): Promise<ParaItem> {
+  const row = isId('para', id) ? await findItem(ctx.db, tenantId, id) : null;
+  if (!row) throw notFound('PARA item');
+  return toItem(row);
+}
+
+export async function listParaItems(ctx: ParaContext, tenantId: string, filter: ItemFilter): Promise<ParaItem[]> {
+  return (await listItems(ctx.db, tenantId, filter)).map(toItem);
+}
+
+/** GET /para/tree: every item, grouped by category in the order projects, areas, resources. */
+export async function paraTree(ctx: ParaContext, tenantId: string) {
+  const all = await listItems(ctx.db, tenantId);
+  return {
+    categories: CATEGORIES.map((category) => ({
+      category,
+      items: all.filter((r) => r.category === category).map(toItem),
+    })),
+  };
+}
+
+/** Creates an item with the first free slug of its label in its category (`my-label`, `my-label-2`, …). */
+export async function createItem(ctx: ParaContext, tenantId: string, input: CreateParaItemInput): Promise<ItemRow> {
+  return tenantWrite(ctx, tenantId, async (tx) =>
+    insertItem(tx, {
+      id: newId('para'),
+      tenantId,
+      category: input.category,
+      label: input.label,
+      description: input.description ?? '',
+      slug: await freeSlug(tx, tenantId, input.category, input.label),
+    }),
+  );
+}
+
+/** A status change and whether the item's node associations must follow it. */
+export interface Transition {
+  patch: ItemPatch;
+  /** The change archives or restores the item's node associations. */
+  associations: boolean;
+}
+
+const NONE: Transition = { patch: {}, associations: false };
+
+/** Archive: any status to `archived`, remembering the one to restore. Idempotent. */
+export function archiveTransition(item: ItemRow, now: Date): Transition {
+  if (item.status === 'archived') return NONE;
+  return {
+    patch: { status: 'archived', restoreStatus: item.status, archivedAt: now, associationsPending: true },
+    associations: true,
+  };
+}
+
+/** Unarchive: back to the status the item had when archived. Idempotent (no-op unless archived). */
+export function unarchiveTransition(item: ItemRow): Transition {
+  if (item.status !== 'archived') return NONE;
+  return {
+    patch: { status: item.restoreStatus ?? 'active', restoreStatus: null, archivedAt: null, associationsPending: true },
+    associations: true,
+  };
+}
+
+/** Complete: projects only; an archived project must be unarchived first. Idempotent on a completed one. */
+export function completeTransition(item: ItemRow, now: Date): Transition {
+  if (item.category !== 'projects') throw conflict('Only projects can be completed');
+  if (item.status === 'archived') throw conflict('Unarchive the project before completing it');
+  if (item.status === 'completed') return NONE;
+  return { patch: { status: 'completed', completedAt: now }, associations: false };
+}
+
+/** Undo-complete: projects only; back to active. Idempotent on an active one. */
+export function undoCompleteTransition(item: ItemRow): Transition {
+  if (item.category !== 'projects') throw conflict('Only projects can be completed or un-completed');
+  if (item.status === 'archived') throw conflict('Unarchive the project before changing its completion');
+  if (item.status === 'active') return NONE;
+  return { patch: { status: 'active', completedAt: null }, associations: false };
+}
+
+/**
+ * PATCH status: `archived` archives; `active` unarchives an archived item (to the status
+ * it had) and then, for a completed project, undoes the completion.
+ */
+function statusTransition(item: ItemRow, status: 'active' | 'archived', now: Date): Transition {
+  if (status === 'archived') return archiveTransition(item, now);
+  if (item.status === 'archived') {
+    const restored = unarchiveTransition(item);
+    return restored.patch.status === 'completed'
+      ? { patch: { ...restored.patch, status: 'active', completedAt: null }, associations: true }
+      : restored;
+  }
+  if (item.status === 'completed') return undoCompleteTransition(item);
+  return NONE;
+}
+
+/**
+ * PATCH /para/:id: label, description, status. A label change keeps the slug (links
+ * and bookmarks that use it stay valid) unless `regenerate_slug` is true.
+ */
+export async function patchTransition(
+  tx: Tx,
+  item: ItemRow,
+  patch: UpdateParaItemInput,
+  now: Date,
+): Promise<Transition> {
+  const label = patch.label ?? item.label;
+  const fields: ItemPatch = {
+    ...(patch.label !== undefined ? { label } : {}),
+    ...(patch.description !== undefined ? { description: patch.description } : {}),
+  };
+  if (patch.regenerate_slug) {
+    const base = slugBase(label);
+    const taken = (await slugsLike(tx, item.tenantId, item.category, base)).filter((s) => s !== item.slug);
+    fields.slug = firstFreeSlug(base, taken);
+  }
+  const status = patch.status ? statusTransition(item, patch.status, now) : NONE;
+  return { patch: { ...fields, ...status.patch }, associations: status.associations };
+}
+
+/** Applies a transition (always a write: updated_at moves, like every successful PATCH). */
+export async function applyTransition(tx: Tx, ctx: ParaContext, item: ItemRow, t: Transition): Promise<ItemRow> {
+  const updated = await updateItem(tx, item.tenantId, item.id, t.patch, ctx.now());
+  if (!updated) throw notFound('PARA item');
+  return updated;
+}
