@@ -9,6 +9,7 @@ import {
   pgSchema,
   primaryKey,
   text,
+  timestamp,
 } from 'drizzle-orm/pg-core';
 import { createdAt, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
 
@@ -30,6 +31,11 @@ export const nodes = graph.table(
       .default(sql`'{}'::text[]`),
     /** Tags joined by spaces: array_to_string is not immutable, so the store writes this. */
     tagsText: text().notNull().default(''),
+    /**
+     * The ids of the node's *active* PARA assignments, in assignment order: a copy of
+     * `node_para_items` rows in state `active`, kept in the same transaction, so the list
+     * filters (`para_item_id`, `orphan`), the graph views and events read one column.
+     */
     paraItemIds: text()
       .array()
       .notNull()
@@ -54,6 +60,36 @@ export const nodes = graph.table(
     index('nodes_tenant_raw_updated_idx')
       .on(t.tenantId, t.updatedAt)
       .where(sql`status = 'raw'`),
+  ],
+);
+
+/**
+ * Every node↔PARA-item association, active or archived with its item, with who made it.
+ * Owned by the graph service: see domain/assignments.ts.
+ */
+export const nodeParaItems = graph.table(
+  'node_para_items',
+  {
+    tenantId: tenantIdColumn(),
+    nodeId: text()
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    paraItemId: text().notNull(),
+    /** Order of the node's assignments (the order of `para_item_ids`). */
+    position: integer().notNull(),
+    /** `archived`: archived by its item's archive; unarchive restores exactly these. */
+    state: text({ enum: ['active', 'archived'] })
+      .notNull()
+      .default('active'),
+    /** `user`, or `system:reclassify` for an automatic assignment. */
+    assignedBy: text().notNull(),
+    score: doublePrecision(),
+    assignedAt: createdAt(),
+    archivedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.nodeId, t.paraItemId] }),
+    index('node_para_items_tenant_item_state_idx').on(t.tenantId, t.paraItemId, t.state),
   ],
 );
 
