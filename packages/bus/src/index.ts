@@ -1,6 +1,13 @@
 export type { EventBus, BusMessage, Subscription, HandlerMeta } from './port';
 export { deadLetterTopic } from './port';
-export { createMemoryBus } from './memory-bus';
+export { createMemoryBus, type MemoryBus, type MemoryBusOptions } from './memory-bus';
+export {
+  createFileDeadLetterStore,
+  createMemoryDeadLetterStore,
+  type DeadLetter,
+  type DeadLetterStore,
+  type NewDeadLetter,
+} from './dead-letters';
 export { createOutboxRelay, enqueueEvent, newEventId, type OutboxRelay } from './outbox';
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus';
 export { handleOnce } from './once';

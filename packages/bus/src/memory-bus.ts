@@ -1,5 +1,6 @@
 import { EVENT_SCHEMAS, type Topic } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
+import { createMemoryDeadLetterStore, type DeadLetterStore } from './dead-letters';
 import type { BusMessage, EventBus, Subscription } from './port';
 
 interface Group {
@@ -7,22 +8,45 @@ interface Group {
   queue: Promise<void>;
 }
 
+export interface MemoryBusOptions {
+  /** Where dead letters go: files under DATA_DIR in the embedded server; memory by default. */
+  deadLetters?: DeadLetterStore;
+  /** How often letters marked for replay (`npm run dlq -- replay`) are picked up; default 2 s. */
+  replayPollMs?: number;
+}
+
+export type MemoryBus = EventBus & {
+  deadLetters: DeadLetterStore;
+  /** Resolves once every queued message has been handled. */
+  drain(): Promise<void>;
+  /** Publishes letters marked for replay again to their topic; returns how many. */
+  replayDeadLetters(): Promise<number>;
+};
+
 /**
  * In-process bus for the one-process mode. Each consumer group handles messages one
- * at a time, in publish order, with bounded retries; a message that keeps failing is
- * kept as dead-lettered (and logged) rather than lost.
+ * at a time, in publish order, with bounded retries; a message that keeps failing goes
+ * to the dead-letter store (and the log) rather than being lost. Letters marked for
+ * replay are published again on start and then every `replayPollMs`.
  */
-export function createMemoryBus(
-  logger: Logger,
-): EventBus & { deadLetters: Array<{ topic: string; message: BusMessage; error: string }>; drain(): Promise<void> } {
+export function createMemoryBus(logger: Logger, opts: MemoryBusOptions = {}): MemoryBus {
   const groups = new Map<Topic, Group[]>();
-  const deadLetters: Array<{ topic: string; message: BusMessage; error: string }> = [];
+  const deadLetters = opts.deadLetters ?? createMemoryDeadLetterStore();
+  let timer: NodeJS.Timeout | null = null;
+
+  async function deadLetter(topic: Topic, group: string, message: BusMessage, error: string) {
+    try {
+      await deadLetters.add({ topic, key: message.key, value: message.value, error: error.slice(0, 1000), group });
+    } catch (err) {
+      logger.error({ err, topic, group }, 'could not store a dead letter');
+    }
+  }
 
   async function deliver(group: Group, topic: Topic, message: BusMessage) {
     const { subscription } = group;
     const parsed = EVENT_SCHEMAS[topic].safeParse(message.value);
     if (!parsed.success) {
-      deadLetters.push({ topic, message, error: 'invalid event: ' + parsed.error.message });
+      await deadLetter(topic, subscription.group, message, 'invalid event: ' + parsed.error.message);
       logger.error({ topic, group: subscription.group }, 'invalid event dead-lettered');
       return;
     }
@@ -33,29 +57,52 @@ export function createMemoryBus(
         return;
       } catch (err) {
         if (attempt === maxAttempts) {
-          deadLetters.push({ topic, message, error: String(err) });
+          await deadLetter(topic, subscription.group, message, String(err));
           logger.error({ err, topic, group: subscription.group }, 'event handler failed; dead-lettered');
         }
       }
     }
   }
 
-  return {
+  async function publish(topic: Topic, messages: BusMessage[]) {
+    for (const g of groups.get(topic) ?? []) {
+      for (const m of messages) g.queue = g.queue.then(() => deliver(g, topic, m));
+    }
+  }
+
+  let replaying: Promise<number> | null = null;
+  function replayDeadLetters(): Promise<number> {
+    replaying ??= (async () => {
+      const letters = await deadLetters.takeReplays();
+      for (const l of letters) await publish(l.topic as Topic, [{ key: l.key, value: l.value }]);
+      if (letters.length) logger.info({ count: letters.length }, 'dead letters replayed');
+      return letters.length;
+    })().finally(() => (replaying = null));
+    return replaying;
+  }
+
+  const bus: MemoryBus = {
     kind: 'memory',
     deadLetters,
-    async publish(topic, messages) {
-      for (const g of groups.get(topic) ?? []) {
-        for (const m of messages) g.queue = g.queue.then(() => deliver(g, topic, m));
-      }
-    },
+    publish,
     async subscribe(subscription) {
       const list = groups.get(subscription.topic) ?? [];
       list.push({ subscription: subscription as unknown as Subscription<Topic>, queue: Promise.resolve() });
       groups.set(subscription.topic, list);
     },
-    async start() {},
+    async start() {
+      await replayDeadLetters().catch((err: unknown) => logger.error({ err }, 'dead-letter replay failed'));
+      if (timer) return;
+      timer = setInterval(() => {
+        replayDeadLetters().catch((err: unknown) => logger.error({ err }, 'dead-letter replay failed'));
+      }, opts.replayPollMs ?? 2000);
+      timer.unref();
+    },
     async stop() {
-      await this.drain();
+      if (timer) clearInterval(timer);
+      timer = null;
+      await replaying;
+      await bus.drain();
     },
     async ready() {
       return true;
@@ -63,5 +110,7 @@ export function createMemoryBus(
     async drain() {
       await Promise.all([...groups.values()].flat().map((g) => g.queue));
     },
+    replayDeadLetters,
   };
+  return bus;
 }

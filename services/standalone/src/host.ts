@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
 import { authApi, capturesApi, graphApi, paraApi, searchApi, type ContractTree } from '@kg/contracts';
 import { openDatabase } from '@kg/db';
-import { createMemoryBus } from '@kg/bus';
+import { createFileDeadLetterStore, createMemoryBus } from '@kg/bus';
 import { createMemoryKv } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
@@ -42,7 +42,10 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   const database = await openDatabase({ dataDir });
   for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations])
     await database.migrate(migrations);
-  const bus = createMemoryBus(logger.child({ component: 'bus' }));
+  // Dead letters are files under DATA_DIR, so `npm run dlq` can work while this process runs.
+  const bus = createMemoryBus(logger.child({ component: 'bus' }), {
+    deadLetters: createFileDeadLetterStore(path.join(dataDir, 'dead-letters')),
+  });
   const kv = createMemoryKv();
   const child = (name: string) => logger.child({ service: name });
 
