@@ -94,7 +94,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     try {
       event = EVENT_SCHEMAS[topic].parse(JSON.parse(raw));
     } catch (err) {
-      await toDeadLetter(topic, message, `invalid event: ${String(err)}`);
+      await toDeadLetter(topic, message, `invalid event: ${String(err)}`, sub.group);
       return;
     }
     const maxAttempts = sub.maxAttempts ?? 5;
@@ -105,7 +105,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       } catch (err) {
         if (attempt >= maxAttempts) {
           logger.error({ err, topic, group: sub.group }, 'handler failed; dead-lettering');
-          await toDeadLetter(topic, message, String(err));
+          await toDeadLetter(topic, message, String(err), sub.group);
           return;
         }
         await new Promise((r) => setTimeout(r, (opts.retryBackoffMs ?? 200) * attempt));
@@ -113,12 +113,21 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     }
   }
 
-  async function toDeadLetter(topic: string, message: KafkaMessage, error: string) {
+  async function toDeadLetter(topic: string, message: KafkaMessage, error: string, group: string) {
     await connectProducer();
     await producer.send({
       topic: deadLetterTopic(topic),
       messages: [
-        { key: message.key, value: message.value, headers: { error: error.slice(0, 1000), 'original-topic': topic } },
+        {
+          key: message.key,
+          value: message.value,
+          headers: {
+            error: error.slice(0, 1000),
+            'original-topic': topic,
+            group,
+            'failed-at': new Date().toISOString(),
+          },
+        },
       ],
     });
   }
