@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair } from 'jose';
 import pg from 'pg';
 import { serviceSpecs, type ServiceSpec } from './services';
+import { withReplicas } from './replicas';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -87,18 +88,21 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const dbName = opts.freshDatabase ? `kg_run_${Date.now().toString(36)}` : 'kg';
   if (opts.freshDatabase) await createDatabase(urls.pg, dbName);
   const secrets = await keyMaterial(opts.dataDir);
-  const specs = serviceSpecs({
-    basePort: opts.basePort,
-    gatewayPort: opts.gatewayPort,
-    databaseUrl: `${urls.pg}/${dbName}`,
-    redisUrl: urls.redis,
-    kafkaBrokers: urls.kafka,
-    internalSecret: secrets.internal,
-    signingKey: secrets.signingKey,
-    pepper: secrets.pepper,
-    outboxDir,
-    ...(opts.extraEnv ? { extra: opts.extraEnv } : {}),
-  });
+  const specs = withReplicas(
+    serviceSpecs({
+      basePort: opts.basePort,
+      gatewayPort: opts.gatewayPort,
+      databaseUrl: `${urls.pg}/${dbName}`,
+      redisUrl: urls.redis,
+      kafkaBrokers: urls.kafka,
+      internalSecret: secrets.internal,
+      signingKey: secrets.signingKey,
+      pepper: secrets.pepper,
+      outboxDir,
+      ...(opts.extraEnv ? { extra: opts.extraEnv } : {}),
+    }),
+    opts.basePort,
+  );
   const combinedLog = path.join(opts.dataDir, 'logs', 'all.log');
   const combined: WriteStream = createWriteStream(combinedLog, { flags: 'a' });
   const children = new Map<string, ChildProcess>();
@@ -150,7 +154,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   };
 
   for (const spec of specs) if (spec.migrates) await migrate(spec);
-  await Promise.all(specs.filter((s) => s.name !== 'gateway').map((s) => start(s.name)));
+  await Promise.all(specs.filter((s) => s.name !== 'gateway' && !s.optional).map((s) => start(s.name)));
   await start('gateway');
 
   return {

@@ -8,6 +8,8 @@ export interface ServiceSpec {
   port: number;
   /** Runs `main.ts migrate` before the first start. */
   migrates: boolean;
+  /** Not started with the cluster; only on demand (the replicas of replicas.ts). */
+  optional?: boolean;
   env: Record<string, string>;
 }
 

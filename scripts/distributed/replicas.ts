@@ -1,0 +1,34 @@
+import type { ServiceSpec } from './services';
+
+/**
+ * Optional second replicas, started on demand (`cluster.start('graph-replica')`), never
+ * by startCluster: a second graph process on the same database, Kafka and Redis (its
+ * outbox relay competes with the first one's), and a second gateway that sends graph
+ * calls to it, so a test can write through both replicas at once.
+ */
+export function withReplicas(specs: ServiceSpec[], basePort: number): ServiceSpec[] {
+  const copy = (of: string, name: string, offset: number, env: Record<string, string> = {}): ServiceSpec => {
+    const spec = specs.find((s) => s.name === of);
+    if (!spec) throw new Error(`no ${of} service to replicate`);
+    const ports = { PORT: String(basePort + offset), METRICS_PORT: String(basePort + 50 + offset) };
+    return Object.assign(
+      {},
+      spec,
+      { name, port: basePort + offset, migrates: false, optional: true },
+      'metricsPort' in spec ? { metricsPort: basePort + 50 + offset } : {},
+      {
+        env: {
+          ...spec.env,
+          PORT: ports.PORT,
+          ...('METRICS_PORT' in spec.env ? { METRICS_PORT: ports.METRICS_PORT } : {}),
+          ...env,
+        },
+      },
+    );
+  };
+  return [
+    ...specs,
+    copy('graph', 'graph-replica', 12),
+    copy('gateway', 'gateway-replica', 13, { GRAPH_URL: `http://127.0.0.1:${basePort + 12}` }),
+  ];
+}
