@@ -85,6 +85,42 @@ describe('POST /nodes', () => {
     expect((max as unknown as N).title).toHaveLength(500);
   });
 
+  it('refuses NUL (\\u0000) in title, content, summary and tags with 400 naming the field, on create and patch', async () => {
+    const n = await createNode(s.bearer, { title: 'Clean' });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ title: 'a\u0000b' }, 'title'],
+      [{ content: 'a\u0000b' }, 'content'],
+      [{ summary: '\u0000' }, 'summary'],
+      [{ tags: ['ok', 'a\u0000b'] }, 'tags.1'],
+    ];
+    for (const [fields, path] of cases) {
+      const created = expectProblem(
+        await api('POST', '/nodes', { auth: s.bearer, body: { title: 'T', ...fields } }),
+        400,
+      );
+      expect(created.errors, JSON.stringify(fields)).toEqual([{ path, message: expect.stringContaining('NUL') }]);
+      const patched = expectProblem(await patch(n.id, fields), 400);
+      expect(patched.errors, JSON.stringify(fields)).toEqual([{ path, message: expect.stringContaining('NUL') }]);
+    }
+    expect((await get(n.id)).body).toEqual(n);
+    const q = expectProblem(await api('GET', '/nodes?query=a%00b', { auth: s.bearer }), 400);
+    expect(q.errors?.[0]?.path).toBe('query.query');
+  });
+
+  it('applies the documented limits to the value as sent: a title is at most 500 characters before trimming', async () => {
+    const p = expectProblem(
+      await api('POST', '/nodes', { auth: s.bearer, body: { title: ` ${'x'.repeat(500)}` } }),
+      400,
+    );
+    expect(p.errors?.map((e) => e.path)).toEqual(['title']);
+    const tag = expectProblem(
+      await api('POST', '/nodes', { auth: s.bearer, body: { title: 'ok', tags: [`${'t'.repeat(64)} `] } }),
+      400,
+    );
+    expect(tag.errors?.map((e) => e.path)).toEqual(['tags.0']);
+    expect((await createNode(s.bearer, { title: ` ${'x'.repeat(498)} ` })).title).toBe('x'.repeat(498));
+  });
+
   it('rejects PARA item ids that do not exist (400) and creates nothing', async () => {
     const t = await newTenant('nodes-para');
     for (const para_item_ids of [['para_01jd8x6q1bf5r3v2m9w7k4t0za'], ['garbage']]) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiKeyId, TenantId } from './ids';
-import { Timestamp } from './common';
+import { Timestamp, text } from './common';
 
 export const Email = z
   .email()
@@ -8,16 +8,22 @@ export const Email = z
   .transform((e) => e.toLowerCase())
   .meta({ example: 'ada@example.com' });
 
+/**
+ * The page a sign-in mail opens: `PUBLIC_URL/sign-in#token=…`. The token travels in the
+ * fragment, which browsers never send to a server (no access log or proxy sees it).
+ */
+export const SIGN_IN_PATH = '/sign-in';
+
 export const MagicLinkRequest = z.object({ email: Email }).strict().meta({ id: 'MagicLinkRequest' });
 export const MagicLinkAccepted = z
   .object({ status: z.literal('accepted'), detail: z.string() })
   .meta({ id: 'MagicLinkAccepted' });
 export const MagicLinkVerify = z
-  .object({ token: z.string().min(1).max(200) })
+  .object({ token: text({ min: 1, max: 200 }) })
   .strict()
   .meta({ id: 'MagicLinkVerify' });
 export const RefreshRequest = z
-  .object({ refresh_token: z.string().min(1).max(200) })
+  .object({ refresh_token: text({ min: 1, max: 200 }) })
   .strict()
   .meta({ id: 'RefreshRequest' });
 
@@ -48,7 +54,7 @@ export const ApiKeyCreated = ApiKey.extend({
 }).meta({ id: 'ApiKeyCreated' });
 
 export const CreateApiKeyInput = z
-  .object({ name: z.string().trim().min(1).max(100) })
+  .object({ name: text({ max: 100, trim: true }) })
   .strict()
   .meta({ id: 'CreateApiKeyInput' });
 

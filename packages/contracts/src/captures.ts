@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CaptureId, NodeId } from './ids';
-import { PageQuery, Timestamp } from './common';
+import { PageQuery, Timestamp, refuseNul, text } from './common';
 
 export const CaptureContentType = z.enum(['tweet', 'video', 'repo', 'article', 'pdf', 'audio', 'note', 'image']);
 export const CaptureSource = z.enum(['browser-extension', 'cli', 'api', 'mcp']);
@@ -8,12 +8,12 @@ export const CaptureStatus = z.enum(['pending', 'processing', 'processed', 'fail
 
 export const CreateCaptureInput = z
   .object({
-    title: z.string().trim().min(1).max(500),
-    url: z.url().max(2048).optional(),
+    title: text({ max: 500, trim: true }),
+    url: refuseNul(z.url().max(2048)).optional(),
     content_type: CaptureContentType,
-    why: z.string().max(5000).optional(),
-    selected_text: z.string().max(100_000).optional(),
-    raw_content: z.string().max(5_000_000).optional(),
+    why: text({ max: 5000 }).optional(),
+    selected_text: text({ max: 100_000 }).optional(),
+    raw_content: text({ max: 5_000_000 }).optional(),
     source: CaptureSource,
   })
   .strict()
@@ -38,4 +38,4 @@ export const Capture = z
   .meta({ id: 'Capture' });
 
 export const ListCapturesQuery = PageQuery.extend({ status: CaptureStatus.optional() }).strict();
-export const CheckCaptureQuery = z.object({ url: z.string().min(1).max(2048) }).strict();
+export const CheckCaptureQuery = z.object({ url: text({ min: 1, max: 2048 }) }).strict();

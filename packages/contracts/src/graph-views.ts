@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NodeId } from './ids';
+import { text } from './common';
 
 export const ParaCategory = z.enum(['projects', 'areas', 'resources']).meta({ id: 'ParaCategory' });
 
@@ -24,9 +25,7 @@ export const MAX_NODES_LIMIT = 2000;
 
 export const SeedQuery = z
   .object({
-    seed: z
-      .string()
-      .max(64)
+    seed: text({ max: 64 })
       .optional()
       .meta({ description: 'Seed node id; default: the hub (highest connection_count, then id)' }),
     depth: z.coerce.number().int().min(1).max(3).default(1).meta({ description: 'BFS depth, 1 to 3' }),
@@ -57,7 +56,7 @@ export const NeighborsQuery = z
   .object({
     direction: z.enum(['out', 'in', 'both']).default('both'),
     limit: z.coerce.number().int().min(1).max(200).default(50),
-    cursor: z.string().min(1).max(200).optional(),
+    cursor: text({ min: 1, max: 200 }).optional(),
   })
   .strict();
 export type NeighborsQuery = z.infer<typeof NeighborsQuery>;
@@ -79,10 +78,13 @@ export const GraphHealth = z
 
 export const ContextRequest = z
   .object({
-    focus_node_ids: z.array(z.string().max(64)).max(50).optional(),
+    focus_node_ids: z
+      .array(text({ max: 64 }))
+      .max(50)
+      .optional(),
     mode: z.enum(['keyword', 'semantic', 'hybrid']).optional(),
   })
   .strict()
   .meta({ id: 'ContextRequest' });
 
-export const SuggestionsQuery = z.object({ text: z.string().min(1).max(10_000) }).strict();
+export const SuggestionsQuery = z.object({ text: text({ min: 1, max: 10_000 }) }).strict();

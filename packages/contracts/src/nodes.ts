@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { NodeId, ParaItemId } from './ids';
-import { PageQuery, Timestamp, pageOf, queryBool } from './common';
+import { PageQuery, Timestamp, pageOf, queryBool, text } from './common';
 
 export const NodeStatus = z.enum(['raw', 'validated', 'dismissed']).meta({ id: 'NodeStatus' });
 export type NodeStatus = z.infer<typeof NodeStatus>;
 
 export const SearchMode = z.enum(['keyword', 'semantic', 'hybrid']).meta({ id: 'SearchMode' });
 
-const Tag = z.string().trim().min(1).max(64);
+const Tag = text({ max: 64, trim: true });
 const Tags = z
   .array(Tag)
   .max(64)
   .transform((tags) => [...new Set(tags)]);
-const Title = z.string().trim().min(1).max(500);
-const Summary = z.string().max(10_000);
-const Content = z.string().max(1_000_000).meta({ description: 'Markdown body, up to 1,000,000 characters' });
+const Title = text({ max: 500, trim: true });
+const Summary = text({ max: 10_000 });
+const Content = text({ max: 1_000_000 }).meta({ description: 'Markdown body, up to 1,000,000 characters' });
 
 export const Node = z
   .object({
@@ -56,9 +56,9 @@ export const UpdateNodeInput = z
 export type UpdateNodeInput = z.infer<typeof UpdateNodeInput>;
 
 export const ListNodesQuery = PageQuery.extend({
-  query: z.string().max(500).optional().meta({ description: 'Search text, at most 500 characters' }),
+  query: text({ max: 500 }).optional().meta({ description: 'Search text, at most 500 characters' }),
   mode: SearchMode.optional().meta({ description: 'Search mode; keyword until semantic search lands' }),
-  para_item_id: z.string().max(64).optional(),
+  para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: queryBool.optional().meta({ description: 'true: only nodes without PARA items; false: only assigned nodes' }),
 }).strict();
@@ -66,9 +66,9 @@ export type ListNodesQuery = z.infer<typeof ListNodesQuery>;
 
 /** The parsed list query as the graph service receives it (no string coercion). */
 export const ListNodesInput = z.object({
-  query: z.string().max(500).optional(),
+  query: text({ max: 500 }).optional(),
   mode: SearchMode.optional(),
-  para_item_id: z.string().max(64).optional(),
+  para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: z.boolean().optional(),
   page: z.number().int().min(1).max(1_000_000).default(1),
@@ -85,7 +85,7 @@ export const LinkType = z
 
 export const LinkInput = z
   .object({
-    target_id: z.string().min(1).max(64),
+    target_id: text({ min: 1, max: 64 }),
     type: LinkType,
     weight: z.number().gt(0).lte(1).default(1).meta({ description: 'In (0, 1], default 1.0' }),
   })

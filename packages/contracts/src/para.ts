@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ParaItemId } from './ids';
-import { Timestamp } from './common';
+import { Timestamp, text } from './common';
 import { ParaCategory } from './graph-views';
 
 export const ParaStatus = z.enum(['active', 'completed', 'archived']).meta({ id: 'ParaStatus' });
 export type ParaStatus = z.infer<typeof ParaStatus>;
 
-const Label = z.string().trim().min(1).max(200);
-const Description = z.string().max(5000);
+const Label = text({ max: 200, trim: true });
+const Description = text({ max: 5000 });
 
 export const ParaItem = z
   .object({

@@ -11,7 +11,7 @@ import {
   RefreshRequest,
   TokenPair,
 } from '../auth';
-import { listOf } from '../common';
+import { ById, listOf, text } from '../common';
 
 export const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
@@ -28,7 +28,7 @@ export const authApi = {
   apiKeys: {
     create: mutation('tenant', CreateApiKeyInput, ApiKeyCreated),
     list: query('tenant', z.object({}), listOf(ApiKey)),
-    revoke: mutation('tenant', z.object({ id: z.string().max(64) }), z.object({ revoked: z.literal(true) })),
-    verify: mutation('service', z.object({ key: z.string().max(200) }), Identity),
+    revoke: mutation('tenant', ById, z.object({ revoked: z.literal(true) })),
+    verify: mutation('service', z.object({ key: text({ max: 200 }) }), Identity),
   },
 } as const;

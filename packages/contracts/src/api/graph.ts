@@ -11,9 +11,8 @@ import {
   ReplaceLinksInput,
   UpdateNodeInput,
 } from '../nodes';
+import { ById } from '../common';
 import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '../graph-views';
-
-const ById = z.object({ id: z.string().max(64) });
 
 /** The graph service's tRPC contract. */
 export const graphApi = {

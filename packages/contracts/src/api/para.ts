@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { query, mutation } from '../procedure';
 import { ParaCategory } from '../graph-views';
+import { ById, text } from '../common';
 import {
   CreateParaItemInput,
   ListParaQuery,
@@ -11,15 +12,13 @@ import {
   UpdateParaItemInput,
 } from '../para';
 
-const ById = z.object({ id: z.string().max(64) });
-
 /** The PARA service's tRPC contract. */
 export const paraApi = {
   items: {
     /** Which of these ids are PARA items of the caller's tenant. Unknown ids are left out. */
     resolve: query(
       'tenant',
-      z.object({ ids: z.array(z.string().max(64)).max(100) }),
+      z.object({ ids: z.array(text({ max: 64 })).max(100) }),
       z.object({ items: z.array(z.object({ id: z.string(), category: ParaCategory, status: ParaStatus })) }),
     ),
     tree: query('tenant', z.object({}), ParaTree),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { query } from '../procedure';
 import { serviceInfoApi } from './service-info';
+import { text } from '../common';
 
 export const IndexedDocument = z.object({
   node_id: z.string(),
@@ -14,7 +15,7 @@ export const IndexedDocument = z.object({
 export const searchApi = {
   ...serviceInfoApi,
   documents: {
-    get: query('tenant', z.object({ node_id: z.string().max(64) }), IndexedDocument),
+    get: query('tenant', z.object({ node_id: text({ max: 64 }) }), IndexedDocument),
     count: query('tenant', z.object({}), z.object({ count: z.number().int() })),
   },
 } as const;

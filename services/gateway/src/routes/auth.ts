@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import {
+  ById,
   ApiKey,
   ApiKeyCreated,
   CreateApiKeyInput,
@@ -17,8 +17,6 @@ export interface AuthLimiters {
   perEmail: RateLimiter;
   perIp: RateLimiter;
 }
-
-const ById = z.object({ id: z.string() });
 
 export const authRoutes = (limiters: AuthLimiters): Route[] => [
   defineRoute({
@@ -50,6 +48,7 @@ export const authRoutes = (limiters: AuthLimiters): Route[] => [
     service: 'auth',
     body: MagicLinkVerify,
     success: { status: 200, description: 'Signed in', schema: TokenPair },
+    errors: [401],
     async handle(req, peers) {
       return ok(await peers.auth.as(null).magicLink.verify(req.body));
     },
@@ -64,6 +63,7 @@ export const authRoutes = (limiters: AuthLimiters): Route[] => [
     service: 'auth',
     body: RefreshRequest,
     success: { status: 200, description: 'A new token pair', schema: TokenPair },
+    errors: [401],
     async handle(req, peers) {
       return ok(await peers.auth.as(null).tokens.refresh(req.body));
     },
@@ -85,12 +85,13 @@ export const authRoutes = (limiters: AuthLimiters): Route[] => [
     method: 'post',
     path: '/auth/api-keys',
     operationId: 'createApiKey',
-    summary: 'Create an API key; the raw key is returned only in this response',
+    summary: 'Create an API key (signed-in persons only: 403 with an API key); the raw key is returned only here',
     tag: 'API keys',
     auth: 'required',
     service: 'auth',
     body: CreateApiKeyInput,
     success: { status: 201, description: 'Created', schema: ApiKeyCreated },
+    errors: [403],
     async handle(req, peers) {
       return ok(await peers.auth.as(req.identity).apiKeys.create(req.body), 201);
     },
@@ -99,13 +100,13 @@ export const authRoutes = (limiters: AuthLimiters): Route[] => [
     method: 'delete',
     path: '/auth/api-keys/:id',
     operationId: 'revokeApiKey',
-    summary: 'Revoke an API key (idempotent); it fails authentication from the next request on',
+    summary: 'Revoke an API key (idempotent; signed-in persons only: 403 with an API key)',
     tag: 'API keys',
     auth: 'required',
     service: 'auth',
     params: ById,
     success: { status: 204, description: 'Revoked' },
-    errors: [404],
+    errors: [403, 404],
     async handle(req, peers) {
       await peers.auth.as(req.identity).apiKeys.revoke({ id: req.params.id });
       return noContent();

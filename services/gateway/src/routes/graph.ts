@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '@kg/contracts';
+import { ById, GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '@kg/contracts';
 import { defineRoute, ok, type Route } from './route';
 
-const ById = z.object({ id: z.string() });
 const base = { tag: 'Graph', auth: 'required', service: 'graph', rateLimit: 'graph', errors: [404, 429] } as const;
 
 /** Graph views for the dashboard and graph health; rate-limited per tenant and per credential. */

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import {
+  ById,
   CreateNodeInput,
   LinkList,
   ListNodesQuery,
@@ -12,7 +12,6 @@ import {
 } from '@kg/contracts';
 import { defineRoute, noContent, ok, type Route } from './route';
 
-const ById = z.object({ id: z.string() });
 const base = { tag: 'Nodes', auth: 'required', service: 'graph' } as const;
 
 export const nodeRoutes: Route[] = [

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import {
   AppError,
+  ById,
   CreateParaItemInput,
   ListParaQuery,
   ParaItem,
@@ -10,7 +10,6 @@ import {
 } from '@kg/contracts';
 import { defineRoute, ok, type Route } from './route';
 
-const ById = z.object({ id: z.string() });
 const base = { tag: 'PARA', auth: 'required', service: 'para' } as const;
 const item = (description: string) => ({ status: 200, description, schema: ParaItem });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ById,
   AppError,
   ContextRequest,
   CreateCaptureInput,
@@ -9,8 +10,6 @@ import {
 } from '@kg/contracts';
 import { defineRoute, type Method, type Route } from './route';
 import type { GatewayPeers } from '../peers';
-
-const ById = z.object({ id: z.string() });
 
 interface Pending {
   method: Method;
