@@ -119,6 +119,17 @@ describe('apiKeys.list and revoke', () => {
     expect((await verify(mine.key)).tenantId).toBe(me.tenantId);
   });
 
+  it('are created and revoked only by a signed-in person, never with an API key (403); a key may list', async () => {
+    const person = await rig.identity('person@example.com');
+    const made = await rig.auth.as(person).apiKeys.create({ name: 'script' });
+    const viaKey = await verify(made.key);
+    expect(viaKey.credential.kind).toBe('api_key');
+    expect(await statusOf(rig.auth.as(viaKey).apiKeys.create({ name: 'child' }))).toBe(403);
+    expect(await statusOf(rig.auth.as(viaKey).apiKeys.revoke({ id: made.id }))).toBe(403);
+    expect((await rig.auth.as(viaKey).apiKeys.list({})).data.map((k) => k.name)).toEqual(['script']);
+    expect((await rowOf(made.id)).revokedAt).toBeNull();
+  });
+
   it('needs an identity', async () => {
     expect(await statusOf(rig.anon.apiKeys.list({}))).toBe(401);
     expect(await statusOf(rig.anon.apiKeys.create({ name: 'x' }))).toBe(401);

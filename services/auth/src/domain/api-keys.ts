@@ -1,4 +1,4 @@
-import { isId, notFound, unauthorized, type ApiKey, type Identity } from '@kg/contracts';
+import { AppError, isId, notFound, unauthorized, type ApiKey, type Identity } from '@kg/contracts';
 import { iso, isoOrNull, newId } from '@kg/db';
 import {
   findApiKeyForVerification,
@@ -25,10 +25,24 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
 const PREFIX_SECRET_CHARS = 6;
 
 /**
+ * Only a signed-in person (a bearer token) creates or revokes API keys: a key that leaks
+ * cannot mint further keys to outlive its own revocation, nor revoke its owner's keys.
+ * Listing (no secrets) is open to keys too.
+ */
+export function assertSignedInPerson(identity: Identity): void {
+  if (identity.credential.kind !== 'jwt')
+    throw new AppError(
+      'forbidden',
+      'API keys are created and revoked only by a signed-in person (Authorization: Bearer), not with an API key',
+    );
+}
+
+/**
  * Creates a key for the caller's tenant and user. The raw key `{key_id}.{secret}` is in
  * this answer only; the store keeps HMAC-SHA256(pepper, secret).
  */
 export async function createApiKey(deps: Deps, identity: Identity, name: string): Promise<ApiKey & { key: string }> {
+  assertSignedInPerson(identity);
   const id = newId('apiKey');
   const secret = randomSecret();
   const row = await insertApiKey(deps.db, {
@@ -46,9 +60,11 @@ export async function createApiKey(deps: Deps, identity: Identity, name: string)
 export const listTenantApiKeys = async (deps: Deps, tenantId: string): Promise<ApiKey[]> =>
   (await listApiKeys(deps.db, tenantId)).map(toApiKey);
 
-/** Revokes a key of the tenant (idempotent). Malformed, unknown or another tenant's: 404. */
-export async function revokeTenantApiKey(deps: Deps, tenantId: string, id: string): Promise<void> {
-  if (!isId('apiKey', id) || !(await revokeApiKey(deps.db, tenantId, id, deps.now()))) throw notFound('API key');
+/** Revokes a key of the caller's tenant (idempotent). Malformed, unknown or another tenant's: 404. */
+export async function revokeTenantApiKey(deps: Deps, identity: Identity, id: string): Promise<void> {
+  assertSignedInPerson(identity);
+  if (!isId('apiKey', id) || !(await revokeApiKey(deps.db, identity.tenantId, id, deps.now())))
+    throw notFound('API key');
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Deps } from '../domain/deps';
 
 type H = Handlers<typeof authApi>['apiKeys'];
 
-/** apiKeys.create: a key for the caller's tenant; the raw key is in this answer only. */
+/** apiKeys.create: a key for the caller's tenant (signed-in persons only: 403 for a key); the raw key is in this answer only. */
 export const create =
   (deps: Deps): H['create'] =>
   ({ input, ctx }) =>
@@ -16,11 +16,11 @@ export const list =
   (deps: Deps): H['list'] =>
   async ({ ctx }) => ({ data: await listTenantApiKeys(deps, ctx.identity.tenantId) });
 
-/** apiKeys.revoke: idempotent; another tenant's or unknown id: 404. */
+/** apiKeys.revoke: idempotent; signed-in persons only (403 for a key); another tenant's or unknown id: 404. */
 export const revoke =
   (deps: Deps): H['revoke'] =>
   async ({ input, ctx }) => {
-    await revokeTenantApiKey(deps, ctx.identity.tenantId, input.id);
+    await revokeTenantApiKey(deps, ctx.identity, input.id);
     return { revoked: true };
   };
 
