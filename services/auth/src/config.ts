@@ -19,6 +19,8 @@ export const authConfigSchema = z
     OUTBOX_DIR: z.string().min(1).optional(),
     /** Base address of the public API, used in the link of sign-in mail. */
     PUBLIC_URL: z.url().default('http://localhost:8080'),
+    /** Between two prunes of expired magic links and refresh tokens. */
+    PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
   })
   .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL)

@@ -27,7 +27,15 @@ try {
     logger,
     database,
     migrations: authMigrations,
-    createModule: () => createAuthModule({ database, logger, keys, mail, publicUrl: config.PUBLIC_URL }),
+    createModule: () =>
+      createAuthModule({
+        database,
+        logger,
+        keys,
+        mail,
+        publicUrl: config.PUBLIC_URL,
+        pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+      }),
     port: config.PORT,
     host: config.HOST,
     tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),

@@ -6,5 +6,9 @@ export const searchConfigSchema = z.object({
   ...env.serviceBase,
   PORT: env.port(3006),
   KAFKA_BROKERS: env.kafkaBrokers(),
+  /** Between two prunes of processed-event ledger rows and tombstones. */
+  PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
+  /** Ledger rows and tombstones of deleted nodes are kept this many hours. */
+  EVENT_RETENTION_HOURS: env.positiveInt(168),
 });
 export type SearchConfig = z.infer<typeof searchConfigSchema>;

@@ -18,7 +18,14 @@ try {
     database,
     bus,
     migrations: searchMigrations,
-    createModule: () => createSearchModule({ database, bus, logger }),
+    createModule: () =>
+      createSearchModule({
+        database,
+        bus,
+        logger,
+        pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+        retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
+      }),
     port: config.PORT,
     host: config.HOST,
     tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),

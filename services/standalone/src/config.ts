@@ -11,6 +11,10 @@ export const standaloneConfigSchema = gatewayHttpSchema
     MAIL_FROM: z.string().default('Knowledge Graph <no-reply@localhost>'),
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     OUTBOX_POLL_MS: env.positiveInt(250),
+    /** Between two runs of the prune jobs (expired sign-in records, event ledger, tombstones). */
+    PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
+    /** Processed-event ledger rows and search tombstones are kept this many hours. */
+    EVENT_RETENTION_HOURS: env.positiveInt(168),
   })
   .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {
     message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp',

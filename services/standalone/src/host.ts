@@ -59,6 +59,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     keys: await loadOrCreateKeyMaterial(dataDir),
     mail,
     publicUrl: config.PUBLIC_URL,
+    pruneIntervalMs: config.PRUNE_INTERVAL_MS,
   });
   const para = await createParaModule({ database, logger: child('para') });
   const graph = await createGraphModule({
@@ -69,7 +70,13 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     para: local('graph', 'para', paraApi, para.router),
   });
   const captures = await createCapturesModule({ database, logger: child('captures') });
-  const search = await createSearchModule({ database, bus, logger: child('search') });
+  const search = await createSearchModule({
+    database,
+    bus,
+    logger: child('search'),
+    pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+    retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
+  });
   const ingest = await createIngestWorkerModule({ database, logger: child('ingest-worker') });
   const modules = [auth, para, graph, captures, search, ingest];
   for (const m of modules) await m.start();
