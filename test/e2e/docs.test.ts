@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from './support/client';
+import { api, newTenant } from './support/client';
 
 type Operation = {
   security?: unknown[];
@@ -10,8 +10,20 @@ type Doc = {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string }> };
+  components: {
+    schemas: Record<string, any>;
+    securitySchemes: Record<string, { type: string }>;
+    responses?: Record<string, unknown>;
+  };
 };
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method, op, statuses: Object.keys(op.responses) })),
+  );
 
 describe('API reference', () => {
   it('serves an OpenAPI 3.1 document of every public path, without credentials', async () => {
@@ -56,6 +68,57 @@ describe('API reference', () => {
     expect(post.requestBody).toBeTruthy();
     expect(doc.paths['/auth/magic-link']!['post']!.security ?? []).toEqual([]);
     expect(Object.keys(doc.paths['/nodes/{id}']!['delete']!.responses)).toEqual(expect.arrayContaining(['204', '404']));
+  });
+
+  it('documents every status the server really sends', async () => {
+    const doc = (await api<Doc>('GET', '/openapi.json')).body;
+    const ops = operations(doc);
+    expect(ops.length).toBeGreaterThan(20);
+    for (const { path, method, op, statuses } of ops) {
+      const name = `${method.toUpperCase()} ${path}`;
+      expect(statuses, name).toEqual(expect.arrayContaining(['400', '500', '503']));
+      if (op.security?.length) expect(statuses, name).toContain('401');
+      if (op.requestBody) expect(statuses, name).toEqual(expect.arrayContaining(['413', '415']));
+      for (const s of statuses.filter((x) => Number(x) >= 400))
+        expect(op.responses[s]!.content, `${name} ${s}`).toHaveProperty(['application/problem+json']);
+    }
+    const statusesOf = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses);
+    expect(statusesOf('/auth/refresh', 'post')).toContain('401');
+    expect(statusesOf('/auth/magic-link/verify', 'post')).toContain('401');
+    expect(statusesOf('/auth/magic-link', 'post')).toContain('429');
+    for (const path of ['/graph/seed', '/graph/neighbors/{id}', '/graph-health'])
+      expect(statusesOf(path, 'get'), path).toContain('429');
+    expect(statusesOf('/auth/api-keys', 'post')).toContain('403');
+    expect(statusesOf('/auth/api-keys/{id}', 'delete')).toContain('403');
+    expect(doc.components.responses).toHaveProperty('MethodNotAllowed');
+  });
+
+  it('answers 405 with Allow, listing exactly the documented methods, for any other method on a documented path', async () => {
+    const doc = (await api<Doc>('GET', '/openapi.json')).body;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const documented = Object.keys(item).filter((m) => METHODS.includes(m));
+      const missing = METHODS.find((m) => !documented.includes(m) && m !== 'get');
+      if (!missing) continue;
+      const concrete = path.replace(/\{[^}]+\}/g, 'node_01jd8x6q1bf5r3v2m9w7k4t0za');
+      const res = await api(missing.toUpperCase(), concrete, { body: {} });
+      expect(res.status, `${missing} ${path}`).toBe(405);
+      const allow = res.headers
+        .get('allow')!
+        .split(', ')
+        .map((m) => m.toLowerCase());
+      expect(allow.filter((m) => m !== 'head').sort(), path).toEqual(documented.sort());
+    }
+  });
+
+  it('states the limits the server applies: trimmed fields say so and their maxLength holds on the value as sent', async () => {
+    const doc = (await api<Doc>('GET', '/openapi.json')).body;
+    const title = doc.components.schemas['CreateNodeInput'].properties.title;
+    expect(title).toMatchObject({ type: 'string', maxLength: 500 });
+    expect(title.description).toMatch(/whitespace is removed/);
+    expect(JSON.stringify(title)).toContain('pattern');
+    const s = await newTenant('docs-limits');
+    expect((await api('POST', '/nodes', { auth: s.bearer, body: { title: `${'x'.repeat(500)} ` } })).status).toBe(400);
+    expect((await api('POST', '/nodes', { auth: s.bearer, body: { title: 'x'.repeat(500) } })).status).toBe(201);
   });
 
   it('serves a readable reference page that loads the document', async () => {

@@ -27,6 +27,21 @@ describe('server logs', () => {
       expectUnauthorized(await api('GET', '/nodes', { auth: `Bearer ${s.access_token}x` }));
       const { mail } = await requestMagicLink(uniqueEmail('logs-unused'));
       expect(mail.token.length).toBeGreaterThanOrEqual(16);
+
+      // The mailed link opens the sign-in page with the token in the fragment, never in a query string.
+      const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+      expect(link.pathname).toBe('/sign-in');
+      expect(link.search).toBe('');
+      expect(link.hash).toBe(`#token=${mail.token}`);
+      const page = await fetch(`${inject('baseUrl')}${link.pathname}${link.hash}`); // fetch never sends the fragment
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toMatch(/script-src 'sha256-/);
+      // An attacker-in-logs check: the token pasted into query strings, on auth routes and the page.
+      const { mail: pasted } = await requestMagicLink(uniqueEmail('logs-pasted'));
+      await fetch(`${inject('baseUrl')}/sign-in?token=${pasted.token}`);
+      await api('POST', `/auth/magic-link/verify?token=${pasted.token}`, { body: { token: 'x' } });
+      await api('GET', `/auth/magic-link/verify?token=${pasted.token}`);
+      await api('POST', `/auth/refresh?refresh_token=${s.refresh_token}`, { body: { refresh_token: 'x' } });
       await new Promise((r) => setTimeout(r, 300)); // let the logger flush
 
       expect(existsSync(logPath)).toBe(true);
@@ -35,7 +50,10 @@ describe('server logs', () => {
       const secrets = [...new Set(readFileSync(inject('secretsPath'), 'utf8').split('\n'))].filter(
         (x) => x.length >= 16,
       );
-      expect(secrets).toEqual(expect.arrayContaining([s.access_token, s.refresh_token, key.body.key, mail.token]));
+      expect(secrets).toEqual(
+        expect.arrayContaining([s.access_token, s.refresh_token, key.body.key, mail.token, pasted.token]),
+      );
+      expect(log).toContain('"path":"/api/v1/auth/magic-link/verify"'); // logged, without its query string
       const leaked = secrets.filter((x) => log.includes(x));
       expect(leaked).toEqual([]);
     },

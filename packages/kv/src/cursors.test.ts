@@ -29,3 +29,20 @@ describe('cursor store', () => {
     );
   });
 });
+
+describe('cursor store on a failing kv', () => {
+  const down = {
+    ...createMemoryKv(),
+    get: () => Promise.reject(new Error('ECONNREFUSED')),
+    set: () => Promise.reject(new Error('ECONNREFUSED')),
+  };
+  const store = createCursorStore<number>(down, 'down');
+
+  it('answers unavailable (503 with Retry-After), never an untyped error', async () => {
+    await expect(store.issue('b', 1)).rejects.toMatchObject({ kind: 'unavailable', status: 503 });
+    await expect(store.resume('c_AAAAAAAAAAAAAAAAAAAAAA', 'b')).rejects.toMatchObject({
+      kind: 'unavailable',
+      extra: { retryAfterSeconds: expect.any(Number) },
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalid } from '@kg/contracts';
 import type { KvStore } from './port';
+import { guardKv } from './guard';
 
 /** Default lifetime of a pagination cursor: 15 minutes after it was issued. */
 export const CURSOR_TTL_SECONDS = 15 * 60;
@@ -17,7 +18,12 @@ export interface CursorStore<S> {
 
 const CURSOR_PATTERN = /^c_[A-Za-z0-9_-]{22}$/;
 
-export function createCursorStore<S>(kv: KvStore, namespace: string, ttlSeconds = CURSOR_TTL_SECONDS): CursorStore<S> {
+export function createCursorStore<S>(
+  store: KvStore,
+  namespace: string,
+  ttlSeconds = CURSOR_TTL_SECONDS,
+): CursorStore<S> {
+  const kv = guardKv(store); // a kv outage answers 503, not 500
   const key = (id: string) => `cursor:${namespace}:${id}`;
   return {
     async issue(binding, state) {

@@ -2,4 +2,5 @@ export type { KvStore, RateLimiter, RateLimitOptions, RateLimitResult } from './
 export { createMemoryKv } from './memory';
 export { createRedisKv } from './redis';
 export { wrapLimiter } from './limiter';
+export { guardKv, KV_RETRY_AFTER_SECONDS } from './guard';
 export { createCursorStore, CURSOR_TTL_SECONDS, type CursorStore } from './cursors';

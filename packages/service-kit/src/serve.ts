@@ -3,7 +3,7 @@ import express from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { InternalTokens } from '@kg/tokens';
 import type { Logger } from '@kg/logger';
-import type { CallContext } from '@kg/trpc';
+import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
 import { createMetrics } from './metrics';
 
@@ -56,11 +56,11 @@ export async function serveService(opts: ServeOptions): Promise<{ server: Server
     },
     createExpressMiddleware({
       router: module.router,
-      createContext: ({ res }): CallContext => res.locals['claims'] as CallContext,
-      onError: ({ error, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR')
-          logger.error({ err: error.cause ?? error, path }, 'procedure failed');
-      },
+      createContext: ({ req, res }): CallContext => ({
+        ...(res.locals['claims'] as CallContext),
+        requestId: cleanRequestId(req.header(REQUEST_ID_HEADER)),
+      }),
+      onError: (opts) => logUnexpectedError(logger, opts),
     }),
   );
   const server = await new Promise<Server>((resolve) => {

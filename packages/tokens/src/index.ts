@@ -6,4 +6,4 @@ export {
   type AccessClaims,
 } from './access';
 export { createInternalTokens, type InternalTokens, type InternalClaims } from './internal';
-export { createJwksCache, type JwksCache } from './jwks-cache';
+export { createJwksCache, KeysUnavailableError, type JwksCache } from './jwks-cache';

@@ -1,5 +1,13 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 
+/** The key set could not be fetched: say "try again" (503), not "bad token" (401). */
+export class KeysUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The signing keys could not be fetched', { cause });
+    this.name = 'KeysUnavailableError';
+  }
+}
+
 export interface JwksCache {
   /** A key resolver for jose that refetches the key set when it meets an unknown key id. */
   resolver: JWTVerifyGetKey;
@@ -20,6 +28,9 @@ export function createJwksCache(fetchKeys: () => Promise<JSONWebKeySet>, minRefe
         local = createLocalJWKSet(jwks);
         fetchedAt = Date.now();
         return local;
+      })
+      .catch((err: unknown) => {
+        throw new KeysUnavailableError(err);
       })
       .finally(() => {
         inflight = null;

@@ -3,6 +3,8 @@ import type { AnyRouter } from '@trpc/server';
 import { createTRPCUntypedClient, httpBatchLink, localLink, retryLink, type TRPCUntypedClient } from '@trpc/client';
 import { isProcedure, type ContractTree, type Identity, type ProcedureContract } from '@kg/contracts';
 import type { InternalTokens } from '@kg/tokens';
+import { logUnexpectedError, type ErrorLogger } from './problem';
+import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 
 /** A typed client for a service contract: one async function per procedure. */
 export type ServiceClient<T extends ContractTree> = {
@@ -21,7 +23,12 @@ export interface ServiceHandle<T extends ContractTree> {
 
 /** How to reach a service: in-process (one-process host) or tRPC over HTTP (distributed). */
 export type ServiceTransport =
-  { kind: 'local'; router: AnyRouter } | { kind: 'http'; url: string; tokens: InternalTokens; timeoutMs?: number };
+  | {
+      kind: 'local';
+      router: AnyRouter;
+      /** The callee's logger: its unexpected errors are logged there. */ logger?: ErrorLogger;
+    }
+  | { kind: 'http'; url: string; tokens: InternalTokens; timeoutMs?: number };
 
 type Untyped = TRPCUntypedClient<AnyRouter>;
 
@@ -50,7 +57,15 @@ function untypedClient(
 ): Untyped {
   if (transport.kind === 'local') {
     return createTRPCUntypedClient({
-      links: [localLink({ router: transport.router, createContext: async () => ({ caller, identity }) })],
+      links: [
+        localLink({
+          router: transport.router,
+          createContext: async () => ({ caller, identity, requestId: currentRequestId() }),
+          onError: (opts) => {
+            if (transport.logger) logUnexpectedError(transport.logger, opts);
+          },
+        }),
+      ],
     });
   }
   const timeoutMs = transport.timeoutMs ?? 10_000;
@@ -65,7 +80,13 @@ function untypedClient(
       httpBatchLink({
         url: transport.url,
         maxURLLength: 4000,
-        headers: async () => ({ 'x-internal-token': await transport.tokens.sign(caller, service, identity) }),
+        headers: async () => {
+          const requestId = currentRequestId();
+          return {
+            'x-internal-token': await transport.tokens.sign(caller, service, identity),
+            ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+          };
+        },
         fetch: (url, init) => fetch(url, { ...(init as RequestInit), signal: AbortSignal.timeout(timeoutMs) }),
       }),
     ],

@@ -4,6 +4,8 @@ import type { Identity } from '@kg/contracts';
 export interface CallContext {
   caller: string;
   identity: Identity | null;
+  /** The public request this call serves (the gateway's X-Request-Id), for log lines. */
+  requestId?: string;
 }
 
 export interface TenantContext extends CallContext {

@@ -3,4 +3,13 @@ export { router, serviceProcedure, tenantProcedure } from './init';
 export { defineRouter, type Handlers, type ServiceRouter } from './define-router';
 export { connectService, type ServiceClient, type ServiceHandle, type ServiceTransport } from './client';
 export { problemFromClientError } from './client-error';
-export { problemFromAppError, problemFromTRPCError, zodFieldErrors, type ProblemData } from './problem';
+export {
+  isUnexpectedError,
+  logUnexpectedError,
+  problemFromAppError,
+  problemFromTRPCError,
+  zodFieldErrors,
+  type ErrorLogger,
+  type ProblemData,
+} from './problem';
+export { REQUEST_ID_HEADER, cleanRequestId, currentRequestId, withRequestId } from './request-context';

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { isAppError } from '@kg/contracts';
 import type { CallContext, TenantContext } from './context';
 import { problemFromTRPCError, toTRPCError } from './problem';
+import { withRequestId } from './request-context';
 
 /** `t` is created once here and never exported: services get procedure levels only. */
 const t = initTRPC.context<CallContext>().create({
@@ -27,8 +28,11 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 
+/** Calls this procedure makes to other services carry the request id it serves. */
+const carryRequestId = t.middleware(({ ctx, next }) => withRequestId(ctx.requestId, () => next()));
+
 /** Any authenticated service-to-service call. */
-export const serviceProcedure = t.procedure.use(mapDomainErrors);
+export const serviceProcedure = t.procedure.use(carryRequestId).use(mapDomainErrors);
 
 /** A call on behalf of a person: the identity (tenant, subject) is required. */
 export const tenantProcedure = serviceProcedure.use(({ ctx, next }) => {

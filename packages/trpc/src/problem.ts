@@ -1,7 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
+import { TRPCClientError } from '@trpc/client';
 import { AppError, ERROR_TITLE, type ErrorKind, type FieldError } from '@kg/contracts';
+import { problemFromClientError } from './client-error';
 
 /** The problem data carried in every tRPC error shape, so any caller can rebuild RFC 9457 bodies. */
 export interface ProblemData {
@@ -55,6 +57,8 @@ export function problemFromAppError(err: AppError): ProblemData {
 export function problemFromTRPCError(error: TRPCError): ProblemData {
   const cause = error.cause;
   if (cause instanceof AppError) return problemFromAppError(cause);
+  // A peer's answer passes through as the peer gave it (a peer that cannot be reached: 503).
+  if (cause instanceof TRPCClientError) return problemFromClientError(cause, 'upstream')!;
   if (cause instanceof ZodError && error.code === 'BAD_REQUEST') {
     return {
       status: 400,
@@ -66,4 +70,35 @@ export function problemFromTRPCError(error: TRPCError): ProblemData {
   const status = getHTTPStatusCodeFromError(error);
   if (status >= 500) return { status, title: 'Internal error', detail: 'An unexpected error occurred' };
   return { status, title: error.code, detail: error.message };
+}
+
+/**
+ * An error the procedure did not mean to raise: a bug, a driver failure, output that breaks
+ * its contract. Typed domain errors, validation failures and a peer's answers are not.
+ */
+export function isUnexpectedError(error: TRPCError): boolean {
+  if (error.cause instanceof AppError || error.cause instanceof TRPCClientError) return false;
+  const status = problemFromTRPCError(error).status;
+  return status >= 500 && status !== 501;
+}
+
+/** What logging an unexpected error needs: any pino logger fits. */
+export interface ErrorLogger {
+  error(fields: object, message: string): void;
+}
+
+/**
+ * Logs an unexpected error once, at error level, with its stack and the request id, in the
+ * service where it happened. Both transports call it (the HTTP adapter's and the in-process
+ * link's `onError`); the caller only gets the generic problem.
+ */
+export function logUnexpectedError(
+  logger: ErrorLogger,
+  opts: { error: TRPCError; path?: string; ctx?: { caller?: string; requestId?: string } },
+): void {
+  if (!isUnexpectedError(opts.error)) return;
+  logger.error(
+    { err: opts.error.cause ?? opts.error, path: opts.path, caller: opts.ctx?.caller, requestId: opts.ctx?.requestId },
+    'procedure failed',
+  );
 }

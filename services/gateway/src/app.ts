@@ -1,15 +1,17 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import cors from 'cors';
-import { pinoHttp } from 'pino-http';
 import type { JWTVerifyGetKey } from 'jose';
-import type { KvStore } from '@kg/kv';
+import { guardKv, type KvStore } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import type { GatewayHttpConfig } from './config';
 import type { GatewayPeers } from './peers';
 import { createAuthenticator } from './http/authenticate';
 import { problem, sendProblem, toProblem } from './http/problem';
-import { bodyError, groupLimits, routeHandler } from './http/route-handler';
+import { groupLimits, requestError, routeHandler } from './http/route-handler';
+import { mountMethodNotAllowed } from './http/method-not-allowed';
+import { requestLogger } from './http/request-log';
+import { mountSignInPage } from './sign-in/page';
 import { buildRoutes } from './routes';
 import { mountDocs } from './openapi/docs';
 import { createMetrics } from '@kg/service-kit';
@@ -33,7 +35,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
-  app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' } }));
+  app.use(requestLogger(logger, (path) => path === '/healthz' || path === '/readyz'));
   const metrics = createMetrics('gateway');
   app.use(metrics.middleware);
   metrics.mount(app);
@@ -53,19 +55,25 @@ export function createGatewayApp(deps: GatewayDeps) {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
 
-  const routes = buildRoutes(deps.kv, config);
+  mountSignInPage(app);
+  // A kv outage (Redis down) answers 503 with Retry-After wherever limits are consumed.
+  const kv = guardKv(deps.kv);
+  const routes = buildRoutes(kv, config);
   mountDocs(app, API_PREFIX, routes);
 
   const api = express.Router();
-  api.use(express.json({ limit: config.JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  const json = express.json({ limit: config.JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
   const authenticate = createAuthenticator(peers, deps.keys);
-  const limits = groupLimits(deps.kv, config);
-  for (const route of routes) api[route.method](route.path, routeHandler(route, peers, authenticate, limits));
+  const limits = groupLimits(kv, config);
+  // Bodies are parsed only where an operation takes one (elsewhere they are ignored, never a 413).
+  for (const route of routes)
+    api[route.method](route.path, ...(route.body ? [json] : []), routeHandler(route, peers, authenticate, limits));
+  mountMethodNotAllowed(api, routes);
   api.use((req, res) =>
     sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.baseUrl}${req.path}`)),
   );
   api.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    sendProblem(res, bodyError(err) ?? toProblem(err, 'gateway', req.log ?? logger));
+    sendProblem(res, requestError(err) ?? toProblem(err, 'gateway', req.log ?? logger));
   });
   app.use(API_PREFIX, api);
   app.use((req, res) => sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.path}`)));

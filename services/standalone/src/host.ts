@@ -29,9 +29,12 @@ export interface Host {
   close(): Promise<void>;
 }
 
-/** In-process transport: the same typed client a remote peer gets, served by a local caller. */
-const local = <T extends ContractTree>(caller: string, name: string, contract: T, router: AnyRouter) =>
-  connectService(caller, name, contract, { kind: 'local', router });
+/**
+ * In-process transport: the same typed client a remote peer gets, served by a local caller.
+ * `logger` is the callee's: an unexpected error is logged by the service where it happened.
+ */
+const local = <T extends ContractTree>(caller: string, name: string, contract: T, router: AnyRouter, logger: Logger) =>
+  connectService(caller, name, contract, { kind: 'local', router, logger });
 
 /**
  * Starts every service in this process on embedded stand-ins: PGlite under DATA_DIR
@@ -67,7 +70,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     bus,
     logger: child('graph'),
     kv,
-    para: local('graph', 'para', paraApi, para.router),
+    para: local('graph', 'para', paraApi, para.router, child('para')),
   });
   const captures = await createCapturesModule({ database, logger: child('captures') });
   const search = await createSearchModule({
@@ -83,11 +86,11 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   await bus.start();
 
   const peers: GatewayPeers = {
-    auth: local('gateway', 'auth', authApi, auth.router),
-    graph: local('gateway', 'graph', graphApi, graph.router),
-    para: local('gateway', 'para', paraApi, para.router),
-    captures: local('gateway', 'captures', capturesApi, captures.router),
-    search: local('gateway', 'search', searchApi, search.router),
+    auth: local('gateway', 'auth', authApi, auth.router, child('auth')),
+    graph: local('gateway', 'graph', graphApi, graph.router, child('graph')),
+    para: local('gateway', 'para', paraApi, para.router, child('para')),
+    captures: local('gateway', 'captures', capturesApi, captures.router, child('captures')),
+    search: local('gateway', 'search', searchApi, search.router, child('search')),
   };
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
   const app = createGatewayApp({

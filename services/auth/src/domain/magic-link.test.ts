@@ -29,7 +29,7 @@ describe('magicLink.request', () => {
     expect(mail).toEqual({
       to: 'ada@example.com',
       subject: 'Your sign-in link',
-      text: expect.stringContaining(`http://kg.test/auth/verify?token=${mail.token}`),
+      text: expect.stringContaining(`http://kg.test/sign-in#token=${mail.token}`),
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
@@ -66,7 +66,7 @@ describe('magicLink.request when mail fails', () => {
       keys: await loadOrCreateKeyMaterial(mkdtempSync(path.join(tmpdir(), 'kg-auth-keys-'))),
       mail: failing,
     });
-    const client = connectService('test', 'auth', authApi, { kind: 'local', router: module.router }).as(null);
+    const client = connectService('gateway', 'auth', authApi, { kind: 'local', router: module.router }).as(null);
     expect(await statusOf(client.magicLink.request({ email: 'down@example.com' }))).toBe(503);
     expect(tokens).toHaveLength(1);
     expect(logged).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { unauthorized, unavailable, type TokenPair } from '@kg/contracts';
+import { SIGN_IN_PATH, unauthorized, unavailable, type TokenPair } from '@kg/contracts';
 import { consumeMagicLink, insertMagicLink } from '../store/magic-links';
 import { findOrCreateUser } from '../store/users';
 import { MAGIC_LINK_TTL_MS, type Deps } from './deps';
@@ -8,8 +8,9 @@ import { issueTokenPair } from './sessions';
 export const ACCEPTED_DETAIL =
   'If the address can receive mail, a sign-in link is on its way. It works once, for 15 minutes.';
 
+/** The mail's link carries the token in the fragment (`#token=`), never in a query string a server would log. */
 export function signInMail(publicUrl: string, token: string) {
-  const link = `${publicUrl.replace(/\/+$/, '')}/auth/verify?token=${encodeURIComponent(token)}`;
+  const link = `${publicUrl.replace(/\/+$/, '')}${SIGN_IN_PATH}#token=${encodeURIComponent(token)}`;
   return {
     subject: 'Your sign-in link',
     text: [

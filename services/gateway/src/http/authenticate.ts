@@ -1,12 +1,14 @@
 import type { JWTVerifyGetKey } from 'jose';
-import { unauthorized, type Identity } from '@kg/contracts';
-import { verifyAccessToken } from '@kg/tokens';
+import { AppError, unauthorized, type Identity } from '@kg/contracts';
+import { KeysUnavailableError, verifyAccessToken } from '@kg/tokens';
 import type { GatewayPeers } from '../peers';
 
 /**
  * Establishes who a request acts for: `Authorization: Bearer <jwt>` (verified locally
  * against the auth service's published keys) or `Authorization: ApiKey <id>.<secret>`
  * (verified by the auth service on every request, so revocation is immediate).
+ * When the signing keys cannot be fetched the answer is 503 (try again), not 401: the
+ * token may well be good, and a 401 would send the client to sign in again for nothing.
  */
 export function createAuthenticator(peers: GatewayPeers, keys: JWTVerifyGetKey) {
   return async function authenticate(header: string | undefined): Promise<Identity> {
@@ -19,7 +21,11 @@ export function createAuthenticator(peers: GatewayPeers, keys: JWTVerifyGetKey) 
       try {
         const claims = await verifyAccessToken(credential, keys);
         return { tenantId: claims.tenantId, subject: claims.subject, credential: { kind: 'jwt', id: claims.tokenId } };
-      } catch {
+      } catch (err) {
+        if (err instanceof KeysUnavailableError)
+          throw new AppError('unavailable', 'Access tokens cannot be verified right now; try again shortly', {
+            retryAfterSeconds: 5,
+          });
         throw unauthorized('Invalid or expired access token');
       }
     }

@@ -10,6 +10,7 @@ const SLUG: Record<number, string> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not-found',
+  405: 'method-not-allowed',
   409: 'conflict',
   410: 'gone',
   413: 'payload-too-large',

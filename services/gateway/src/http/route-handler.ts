@@ -1,4 +1,6 @@
 import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { withRequestId } from '@kg/trpc';
 import type { KvStore } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import type { GatewayPeers } from '../peers';
@@ -9,6 +11,9 @@ import { parsePart } from './validate';
 import { enforceLimits } from './rate-limit';
 
 type GroupLimits = ReturnType<typeof groupLimits>;
+
+/** Operations without query parameters still reject unknown ones (400), like every other operation. */
+const NoQuery = z.object({}).strict();
 
 /** Limiters of rate-limited route groups: one per tenant and one per credential. */
 export function groupLimits(kv: KvStore, config: GatewayHttpConfig) {
@@ -30,7 +35,10 @@ export function routeHandler(
   authenticate: ReturnType<typeof createAuthenticator>,
   limits: GroupLimits,
 ) {
-  return async (req: Request, res: Response) => {
+  // Service calls made for a request carry its id, so their log lines can be joined to it.
+  return (req: Request, res: Response) => withRequestId(String(req.id), () => handle(req, res));
+
+  async function handle(req: Request, res: Response) {
     try {
       const identity = route.auth === 'required' ? await authenticate(req.header('authorization')) : null;
       if (route.rateLimit && identity) {
@@ -48,7 +56,7 @@ export function routeHandler(
         {
           identity,
           params: parsePart(route.params, req.params, 'path'),
-          query: parsePart(route.query, req.query, 'query'),
+          query: parsePart(route.query ?? NoQuery, req.query, 'query'),
           body: parsePart(route.body, req.body ?? (route.body ? {} : undefined), 'body'),
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
@@ -62,11 +70,12 @@ export function routeHandler(
     } catch (err) {
       sendProblem(res, toProblem(err, route.service, req.log));
     }
-  };
+  }
 }
 
-/** Body-parser failures: too large (413) or not JSON (400). */
-export function bodyError(err: unknown) {
+/** Failures before a route runs: a path that is not valid percent-encoding (400), body-parser errors (413, 400, 415). */
+export function requestError(err: unknown) {
+  if (err instanceof URIError) return problem(400, 'Invalid request', 'The request path is not valid percent-encoding');
   const type = (err as { type?: string } | null)?.type;
   if (type === 'entity.too.large') return problem(413, 'Payload too large', 'The JSON body exceeds the size limit');
   if (type === 'entity.parse.failed') return problem(400, 'Invalid request', 'The body is not valid JSON');
