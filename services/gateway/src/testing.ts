@@ -6,12 +6,21 @@ import { createGatewayApp, type GatewayDeps } from './app';
 import { gatewayHttpSchema } from './config';
 import type { GatewayPeers } from './peers';
 
+/** One parsed pino line (the fields the tests read). */
+export interface LogLine {
+  level: number;
+  msg?: string;
+  req?: { id?: string; method?: string; path?: string };
+  err?: { stack?: string };
+  [field: string]: unknown;
+}
+
 /** A gateway on a free loopback port, with its log lines captured as parsed JSON. */
 export async function startTestGateway(overrides: Partial<GatewayDeps> & { env?: Record<string, string> } = {}) {
-  const lines: Array<Record<string, any>> = [];
+  const lines: LogLine[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, any>);
+      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as LogLine);
       done();
     },
   });

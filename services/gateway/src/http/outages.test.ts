@@ -54,7 +54,7 @@ describe('a kv (Redis) outage', () => {
       expect(body.type).toContain('unavailable');
       expect(body.detail).not.toContain('ECONNREFUSED');
     }
-    expect(gateway.lines.filter((l) => l['level'] >= 50)).toEqual([]);
+    expect(gateway.lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 });
 

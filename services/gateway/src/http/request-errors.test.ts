@@ -106,8 +106,8 @@ describe('the request log', () => {
     });
     expect(res.headers.get('x-request-id')).toBe('trace-123');
     await new Promise((r) => setTimeout(r, 50));
-    const line = gateway.lines.find((l) => l['req']?.id === 'trace-123' && l['msg'] === 'request completed');
-    expect(line?.['req']).toMatchObject({ method: 'GET', path: '/api/v1/graph-health' });
+    const line = gateway.lines.find((l) => l.req?.id === 'trace-123' && l.msg === 'request completed');
+    expect(line?.req).toMatchObject({ method: 'GET', path: '/api/v1/graph-health' });
     expect(JSON.stringify(gateway.lines)).not.toContain(secret);
     const fresh = await gateway.fetch('/api/v1/graph-health', { headers: { ...auth, 'x-request-id': 'bad id!' } });
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -121,9 +121,9 @@ describe('the request log', () => {
     const p = await problemOf(res, 500);
     expect(JSON.stringify(p)).not.toContain('secret_table');
     await new Promise((r) => setTimeout(r, 50));
-    const errors = gateway.lines.slice(before).filter((l) => l['level'] >= 50);
+    const errors = gateway.lines.slice(before).filter((l) => l.level >= 50);
     expect(errors).toHaveLength(1);
-    expect(errors[0]!['err'].stack).toContain('secret_table');
-    expect(errors[0]!['req'].id).toBe('boom-1');
+    expect(errors[0]!.err?.stack).toContain('secret_table');
+    expect(errors[0]!.req?.id).toBe('boom-1');
   });
 });
