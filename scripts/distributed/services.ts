@@ -44,7 +44,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
     env: { ...common, PORT: String(c.basePort + offset), ...env },
   });
   return [
-    svc('para', 4, true),
+    svc('para', 4, true, { GRAPH_URL: url(2) }),
     svc('auth', 1, true, {
       AUTH_SIGNING_KEY: c.signingKey,
       API_KEY_PEPPER: c.pepper,

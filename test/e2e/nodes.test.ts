@@ -186,7 +186,7 @@ describe('GET, PATCH and DELETE /nodes/:id', () => {
       { title: '' },
       { title: 'x'.repeat(501) },
       { tags: 'x' },
-      { para_item_ids: [] },
+      { para_item_ids: ['garbage'] },
       { unknown: true },
       { id: 'node_x' },
     ];

@@ -16,6 +16,22 @@ const Title = text({ max: 500, trim: true });
 const Summary = text({ max: 10_000 });
 const Content = text({ max: 1_000_000 }).meta({ description: 'Markdown body, up to 1,000,000 characters' });
 
+/** One node↔PARA-item association: who made it, when, with what score, and whether it counts. */
+export const ParaAssignment = z
+  .object({
+    para_item_id: ParaItemId,
+    state: z.enum(['active', 'archived']).meta({
+      description: '`archived` while its item is archived: kept on the node, but it no longer counts',
+    }),
+    assigned_by: z.string().meta({ description: '`user`, or `system:reclassify` for an automatic assignment' }),
+    score: z.number().nullable().meta({ description: 'The reclassification score; null for a person’s assignment' }),
+    assigned_at: Timestamp,
+  })
+  .meta({ id: 'ParaAssignment' });
+export type ParaAssignment = z.infer<typeof ParaAssignment>;
+
+const ParaItemIds = z.array(ParaItemId).max(32);
+
 export const Node = z
   .object({
     id: NodeId,
@@ -24,6 +40,7 @@ export const Node = z
     body_markdown: z.string(),
     tags: z.array(z.string()),
     para_item_ids: z.array(ParaItemId),
+    para_assignments: z.array(ParaAssignment),
     status: NodeStatus,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -37,7 +54,7 @@ export const CreateNodeInput = z
     content: Content.default(''),
     summary: Summary.default(''),
     tags: Tags.default([]),
-    para_item_ids: z.array(ParaItemId).max(32).default([]),
+    para_item_ids: ParaItemIds.default([]),
   })
   .strict()
   .meta({ id: 'CreateNodeInput' });
@@ -50,6 +67,9 @@ export const UpdateNodeInput = z
     summary: Summary.optional(),
     tags: Tags.optional(),
     status: NodeStatus.optional(),
+    para_item_ids: ParaItemIds.optional().meta({
+      description: 'Extension: a full replacement of the node’s PARA assignments',
+    }),
   })
   .strict()
   .meta({ id: 'UpdateNodeInput' });

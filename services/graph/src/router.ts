@@ -1,6 +1,7 @@
 import { graphApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
 import type { ViewContext } from './domain/views';
+import * as assignments from './procedures/assignments';
 import * as links from './procedures/links';
 import * as nodes from './procedures/nodes';
 import * as views from './procedures/views';
@@ -17,4 +18,5 @@ export const createGraphRouter = (ctx: ViewContext) =>
     },
     links: { replace: links.replace(ctx), related: links.relatedTo(ctx) },
     views: { seed: views.seed(ctx), neighbors: views.neighbors(ctx), health: views.health(ctx) },
+    assignments: { archiveItem: assignments.archiveItem(ctx), restoreItem: assignments.restoreItem(ctx) },
   });

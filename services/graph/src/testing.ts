@@ -34,15 +34,17 @@ export function fakePara(known: Set<string> | Map<string, Set<string>>): Service
     known instanceof Map ? (known.get(tenantId ?? '') ?? new Set<string>()) : known;
   return {
     service: 'para',
-    as: (who) => ({
-      items: {
-        resolve: async ({ ids }: { ids: string[] }) => ({
-          items: ids
-            .filter((id) => itemsOf(who?.tenantId).has(id))
-            .map((id) => ({ id, category: 'projects' as const, status: 'active' as const })),
-        }),
-      },
-    }),
+    // The graph service calls items.resolve only.
+    as: (who) =>
+      ({
+        items: {
+          resolve: async ({ ids }: { ids: string[] }) => ({
+            items: ids
+              .filter((id) => itemsOf(who?.tenantId).has(id))
+              .map((id) => ({ id, category: 'projects' as const, status: 'active' as const })),
+          }),
+        },
+      }) as unknown as ReturnType<ServiceHandle<typeof paraApi>['as']>,
   };
 }
 

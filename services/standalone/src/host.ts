@@ -7,7 +7,7 @@ import { createFileDeadLetterStore, createMemoryBus } from '@kg/bus';
 import { createMemoryKv } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
-import { connectService } from '@kg/trpc';
+import { connectService, type ServiceHandle } from '@kg/trpc';
 import { createGatewayApp, type GatewayPeers } from '@kg/service-gateway/module';
 import {
   authMigrations,
@@ -64,7 +64,13 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     publicUrl: config.PUBLIC_URL,
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
   });
-  const para = await createParaModule({ database, logger: child('para') });
+  // PARA and graph call each other: PARA reaches graph through a handle bound once graph exists.
+  let paraToGraph: ServiceHandle<typeof graphApi> | null = null;
+  const para = await createParaModule({
+    database,
+    logger: child('para'),
+    graph: { service: 'graph', as: (identity) => paraToGraph!.as(identity) },
+  });
   const graph = await createGraphModule({
     database,
     bus,
@@ -72,6 +78,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     kv,
     para: local('graph', 'para', paraApi, para.router, child('para')),
   });
+  paraToGraph = local('para', 'graph', graphApi, graph.router, child('graph'));
   const captures = await createCapturesModule({ database, logger: child('captures') });
   const search = await createSearchModule({
     database,

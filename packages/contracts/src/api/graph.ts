@@ -11,8 +11,10 @@ import {
   ReplaceLinksInput,
   UpdateNodeInput,
 } from '../nodes';
-import { ById } from '../common';
+import { ById, text } from '../common';
 import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '../graph-views';
+
+const ParaItemRef = z.object({ para_item_id: text({ max: 64 }) });
 
 /** The graph service's tRPC contract. */
 export const graphApi = {
@@ -36,5 +38,13 @@ export const graphApi = {
       z.object({}),
       GraphHealth.pick({ total_nodes: true, validated_nodes: true, total_links: true, stale_nodes: true }),
     ),
+  },
+  /**
+   * Node↔PARA associations. The graph service owns them (services/graph/src/domain/assignments.ts
+   * says why); the PARA service commands the archive of an item's associations and their restore.
+   */
+  assignments: {
+    archiveItem: mutation('tenant', ParaItemRef, z.object({ archived: z.number().int() })),
+    restoreItem: mutation('tenant', ParaItemRef, z.object({ restored: z.number().int() })),
   },
 } as const;

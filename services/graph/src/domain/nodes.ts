@@ -9,7 +9,9 @@ import {
   type Node,
   type UpdateNodeInput,
 } from '@kg/contracts';
-import { iso, newId } from '@kg/db';
+import { iso, newId, type DbOrTx } from '@kg/db';
+import { assignmentsOf, replaceAssignments, syncActiveIds, type AssignmentRow } from '../store/assignments';
+import { checkAssignable } from './assignments';
 import {
   deleteNode,
   findNode,
@@ -25,19 +27,31 @@ import type { GraphContext } from './context';
 import { changedFields, nodeCreated, nodeDeleted, nodeUpdated } from './events';
 import { tenantWrite } from './write';
 
-export const toNode = (n: StoredNode): Node => ({
+/**
+ * The API's node. `para_item_ids` lists every association the node holds, archived ones
+ * included (a node keeps the link to an archived item; a PATCH that sends the list back
+ * keeps it); `para_assignments` says which count (`active`) and who made each.
+ */
+export const toNode = (n: StoredNode, assignments: AssignmentRow[]): Node => ({
   id: n.id,
   title: n.title,
   summary: n.summary,
   body_markdown: n.bodyMarkdown,
   tags: n.tags,
-  para_item_ids: n.paraItemIds,
+  para_item_ids: assignments.map((a) => a.paraItemId),
+  para_assignments: assignments.map((a) => ({
+    para_item_id: a.paraItemId,
+    state: a.state,
+    assigned_by: a.assignedBy,
+    score: a.score,
+    assigned_at: iso(a.assignedAt),
+  })),
   status: n.status,
   created_at: iso(n.createdAt),
   updated_at: iso(n.updatedAt),
 });
 
-const nodeChange = (n: StoredNode) => ({
+export const nodeChange = (n: StoredNode) => ({
   k: 'node' as const,
   id: n.id,
   title: n.title,
@@ -45,22 +59,8 @@ const nodeChange = (n: StoredNode) => ({
   para: n.paraItemIds,
 });
 
-/** Every PARA id must name an item of the caller's tenant (asked of the PARA service). */
-async function checkParaItems(ctx: GraphContext, identity: Identity, ids: string[]): Promise<string[]> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return [];
-  const { items } = await ctx.para.as(identity).items.resolve({ ids: unique });
-  const known = new Set(items.map((i) => i.id));
-  const errors = ids
-    .map((id, i) => ({ id, path: `para_item_ids.${i}` }))
-    .filter((e) => !known.has(e.id))
-    .map((e) => ({ path: e.path, message: 'no such PARA item' }));
-  if (errors.length) throw invalid('Unknown PARA item', errors);
-  return unique;
-}
-
 export async function createNode(ctx: GraphContext, identity: Identity, input: CreateNodeInput): Promise<Node> {
-  const paraItemIds = await checkParaItems(ctx, identity, input.para_item_ids);
+  const paraItemIds = await checkAssignable(ctx, identity, input.para_item_ids);
   const node = await tenantWrite(ctx, identity.tenantId, async (tx) => {
     const created = await insertNode(tx, {
       id: newId('node'),
@@ -71,17 +71,23 @@ export async function createNode(ctx: GraphContext, identity: Identity, input: C
       tags: input.tags,
       paraItemIds,
     });
+    await replaceAssignments(tx, identity.tenantId, created.id, paraItemIds, ctx.now());
     const version = await recordWrite(tx, identity.tenantId, { nodes: 1 }, nodeChange(created));
     await nodeCreated(tx, created, version, ctx.now());
     return created;
   });
-  return toNode(node);
+  return withAssignments(ctx.db, node);
+}
+
+async function withAssignments(db: DbOrTx, node: StoredNode): Promise<Node> {
+  const assignments = await assignmentsOf(db, node.tenantId, [node.id]);
+  return toNode(node, assignments.get(node.id) ?? []);
 }
 
 export async function getNode(ctx: GraphContext, tenantId: string, id: string): Promise<Node> {
   const node = isId('node', id) ? await findNode(ctx.db, tenantId, id) : null;
   if (!node) throw notFound('Node');
-  return toNode(node);
+  return withAssignments(ctx.db, node);
 }
 
 /**
@@ -91,11 +97,22 @@ export async function getNode(ctx: GraphContext, tenantId: string, id: string): 
  */
 export async function patchNode(
   ctx: GraphContext,
-  tenantId: string,
+  identity: Identity,
   id: string,
   patch: UpdateNodeInput,
 ): Promise<Node> {
+  const tenantId = identity.tenantId;
   if (!isId('node', id)) throw notFound('Node');
+  // Extension: para_item_ids replaces the node's assignments (checked before taking the lock).
+  const paraItemIds =
+    patch.para_item_ids === undefined
+      ? undefined
+      : await checkAssignable(
+          ctx,
+          identity,
+          patch.para_item_ids,
+          new Set(((await assignmentsOf(ctx.db, tenantId, [id])).get(id) ?? []).map((a) => a.paraItemId)),
+        );
   const fields: Partial<NodeFields> = {
     ...(patch.title !== undefined ? { title: patch.title } : {}),
     ...(patch.content !== undefined ? { bodyMarkdown: patch.content } : {}),
@@ -105,14 +122,21 @@ export async function patchNode(
   };
   const node = await tenantWrite(ctx, tenantId, async (tx) => {
     const before = await findNode(tx, tenantId, id, true);
-    const updated = before && (await updateNode(tx, tenantId, id, fields, ctx.now()));
+    let updated = before && (await updateNode(tx, tenantId, id, fields, ctx.now()));
     if (!before || !updated) throw notFound('Node');
+    if (paraItemIds) {
+      await replaceAssignments(tx, tenantId, id, paraItemIds, ctx.now());
+      updated = (await syncActiveIds(tx, tenantId, [id]))[0] ?? null;
+      if (!updated) throw notFound('Node');
+    }
+    const changed = changedFields(before, updated);
+    if (before.paraItemIds.join() !== updated.paraItemIds.join()) changed.push('para_item_ids');
     const validated = Number(updated.status === 'validated') - Number(before.status === 'validated');
     const version = await recordWrite(tx, tenantId, { validated }, nodeChange(updated));
-    await nodeUpdated(tx, updated, changedFields(before, updated), version, ctx.now());
+    await nodeUpdated(tx, updated, changed, version, ctx.now());
     return updated;
   });
-  return toNode(node);
+  return withAssignments(ctx.db, node);
 }
 
 /** Deletes a node with its links in both directions; neighbours' counts follow. */
@@ -148,5 +172,15 @@ export async function searchNodes(ctx: GraphContext, tenantId: string, q: ListNo
     q.per_page,
     (q.page - 1) * q.per_page,
   );
-  return { data: rows.map(toNode), total, page: q.page, per_page: q.per_page };
+  const assignments = await assignmentsOf(
+    ctx.db,
+    tenantId,
+    rows.map((r) => r.id),
+  );
+  return {
+    data: rows.map((r) => toNode(r, assignments.get(r.id) ?? [])),
+    total,
+    page: q.page,
+    per_page: q.per_page,
+  };
 }

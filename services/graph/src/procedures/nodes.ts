@@ -18,7 +18,7 @@ export const get =
 export const update =
   (ctx: GraphContext): H['update'] =>
   ({ input, ctx: call }) =>
-    patchNode(ctx, call.identity.tenantId, input.id, input.patch);
+    patchNode(ctx, call.identity, input.id, input.patch);
 
 export const remove =
   (ctx: GraphContext): H['delete'] =>

@@ -6,7 +6,7 @@ export type NodeRow = typeof nodes.$inferSelect;
 export type NodeFields = Pick<NodeRow, 'title' | 'summary' | 'bodyMarkdown' | 'tags' | 'status'>;
 
 /** Columns every read returns (the generated search vector stays in the database). */
-const columns = {
+export const columns = {
   id: nodes.id,
   tenantId: nodes.tenantId,
   title: nodes.title,

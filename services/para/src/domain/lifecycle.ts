@@ -1,6 +1,7 @@
 import type { Identity, ParaItem, UpdateParaItemInput } from '@kg/contracts';
 import type { Tx } from '@kg/db';
 import type { ItemRow } from '../store/items';
+import { propagateForRequest } from './associations';
 import type { ParaContext } from './context';
 import {
   applyTransition,
@@ -35,6 +36,8 @@ async function step(
     if (!alwaysWrite && Object.keys(t.patch).length === 0) return item;
     return applyTransition(tx, ctx, item, t);
   });
+  // Also when this request changed nothing: a repeated archive finishes a half-done one.
+  if (row.associationsPending) await propagateForRequest(ctx, identity, row);
   return toItem(row);
 }
 

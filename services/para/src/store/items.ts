@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { items } from './schema';
 
@@ -91,4 +91,22 @@ export async function updateItem(
 /** Serializes a tenant's PARA writes (slug allocation, lifecycle transitions). */
 export async function lockTenantItems(db: DbOrTx, tenantId: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${'para:' + tenantId}, 0))`);
+}
+
+/** Clears the pending flag, unless the status changed since (then its own command is pending). */
+export async function clearAssociationsPending(db: DbOrTx, tenantId: string, id: string, status: ItemRow['status']) {
+  await db
+    .update(items)
+    .set({ associationsPending: false })
+    .where(and(eq(items.tenantId, tenantId), eq(items.id, id), eq(items.status, status)));
+}
+
+/** Items of any tenant whose node associations still have to follow their status. */
+export function pendingAssociations(db: DbOrTx, changedBefore: Date, limit: number): Promise<ItemRow[]> {
+  return db
+    .select()
+    .from(items)
+    .where(and(eq(items.associationsPending, true), lt(items.updatedAt, changedBefore)))
+    .orderBy(asc(items.updatedAt))
+    .limit(limit);
 }

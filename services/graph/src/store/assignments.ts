@@ -1,0 +1,95 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@kg/db';
+import { columns } from './nodes';
+import { nodeParaItems, nodes } from './schema';
+
+export type AssignmentRow = typeof nodeParaItems.$inferSelect;
+export const USER = 'user';
+
+/** The assignments of each of `nodeIds` (active and archived), in position order. */
+export async function assignmentsOf(
+  db: DbOrTx,
+  tenantId: string,
+  nodeIds: string[],
+): Promise<Map<string, AssignmentRow[]>> {
+  const out = new Map<string, AssignmentRow[]>(nodeIds.map((id) => [id, []]));
+  if (nodeIds.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(nodeParaItems)
+    .where(and(eq(nodeParaItems.tenantId, tenantId), inArray(nodeParaItems.nodeId, nodeIds)))
+    .orderBy(asc(nodeParaItems.nodeId), asc(nodeParaItems.position));
+  for (const r of rows) out.get(r.nodeId)?.push(r);
+  return out;
+}
+
+/**
+ * Makes the node's assignments exactly `ids`, in that order: kept ones keep their state,
+ * author and score (only their position follows the list); new ones are a person's and
+ * active; absent ones, active or archived, are removed.
+ */
+export async function replaceAssignments(
+  tx: DbOrTx,
+  tenantId: string,
+  nodeId: string,
+  ids: string[],
+  now: Date,
+): Promise<void> {
+  const where = and(eq(nodeParaItems.tenantId, tenantId), eq(nodeParaItems.nodeId, nodeId));
+  const existing = new Set(
+    (await tx.select({ id: nodeParaItems.paraItemId }).from(nodeParaItems).where(where)).map((r) => r.id),
+  );
+  const gone = [...existing].filter((id) => !ids.includes(id));
+  if (gone.length) await tx.delete(nodeParaItems).where(and(where, inArray(nodeParaItems.paraItemId, gone)));
+  for (const [position, paraItemId] of ids.entries()) {
+    if (existing.has(paraItemId)) {
+      await tx
+        .update(nodeParaItems)
+        .set({ position })
+        .where(and(where, eq(nodeParaItems.paraItemId, paraItemId)));
+    } else {
+      await tx
+        .insert(nodeParaItems)
+        .values({ tenantId, nodeId, paraItemId, position, assignedBy: USER, assignedAt: now });
+    }
+  }
+}
+
+/** Moves every association of an item from one state to the other; returns the nodes touched. */
+export async function setItemState(
+  tx: DbOrTx,
+  tenantId: string,
+  paraItemId: string,
+  from: AssignmentRow['state'],
+  to: AssignmentRow['state'],
+  now: Date,
+): Promise<string[]> {
+  const rows = await tx
+    .update(nodeParaItems)
+    .set({ state: to, archivedAt: to === 'archived' ? now : null })
+    .where(
+      and(
+        eq(nodeParaItems.tenantId, tenantId),
+        eq(nodeParaItems.paraItemId, paraItemId),
+        eq(nodeParaItems.state, from),
+      ),
+    )
+    .returning({ nodeId: nodeParaItems.nodeId });
+  return rows.map((r) => r.nodeId);
+}
+
+/**
+ * Copies the active assignments of `nodeIds` into `nodes.para_item_ids` (position order);
+ * returns the updated rows' display fields for the change log and events.
+ */
+export async function syncActiveIds(tx: DbOrTx, tenantId: string, nodeIds: string[]) {
+  if (nodeIds.length === 0) return [];
+  return tx
+    .update(nodes)
+    .set({
+      paraItemIds: sql`coalesce((select array_agg(a.para_item_id order by a.position) from ${nodeParaItems} a
+        where a.tenant_id = ${nodes.tenantId} and a.node_id = ${nodes.id} and a.state = 'active'), '{}'::text[])`,
+    })
+    .where(and(eq(nodes.tenantId, tenantId), inArray(nodes.id, nodeIds)))
+    .returning(columns);
+}
