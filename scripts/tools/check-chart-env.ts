@@ -38,6 +38,9 @@ const EXTERNAL: Record<string, string> = {
   API_KEY_PEPPER: 'p'.repeat(48),
   AUTH_SIGNING_KEY: '{"kty":"OKP","crv":"Ed25519","d":"ZA","x":"eA"}',
   SMTP_URL: 'smtps://kg:secret@smtp.example.com:465',
+  REDIS_PASSWORD: 'secret',
+  KAFKA_SASL_USERNAME: 'kg',
+  KAFKA_SASL_PASSWORD: 'secret',
 };
 
 const docs = parseAllDocuments(readFileSync(0, 'utf8'))

@@ -5,7 +5,8 @@
 #   2. helm template | kubeconform -strict against the Kubernetes JSON schemas of the oldest
 #      supported and the newest shipped Kubernetes version (no schema may be missing);
 #   3. helm template | check-manifests.mjs: the chart's own rules (hardening, probes, only
-#      the gateway exposed, secrets only where needed, migrations hook order, helm test);
+#      the gateway exposed, secrets only where needed, migrations hook order, helm test,
+#      metrics on their own port that no Ingress routes and only named scrapers reach);
 #   4. helm template | check-chart-env.ts: each service's own zod config schema accepts the
 #      env the chart gives its container (Deployments and the migrations Job);
 #   5. values the schema must reject are rejected.
@@ -74,6 +75,14 @@ step "schema rejects negative replicas" must_fail helm lint "$CHART" --set auth.
 step "schema rejects a short pepper" must_fail helm lint "$CHART" --set secrets.apiKeyPepper=short
 step "schema rejects an unknown mail transport" must_fail helm lint "$CHART" --set auth.mail.transport=sendmail
 step "schema rejects a non-postgres URL" must_fail helm lint "$CHART" --set postgres.url=mysql://db/kg
+step "schema rejects a SASL mechanism without credentials" must_fail helm lint "$CHART" --set kafka.sasl.mechanism=plain
+step "schema rejects an unknown SASL mechanism" must_fail helm lint "$CHART" --set kafka.sasl.mechanism=gssapi
+step "schema rejects replication factor 0" must_fail helm lint "$CHART" --set kafka.replicationFactor=0
+step "schema rejects the metrics port on a service port" must_fail helm lint "$CHART" --set metrics.port=8080
+step "schema rejects 0 trusted proxy hops behind the Ingress" must_fail helm lint "$CHART" --set ingress.trustedProxyHops=0
+# The chart rules catch an Ingress that would expose the metrics port.
+step "rules reject an Ingress on the metrics port" must_fail sh -c \
+  "helm template kg '$CHART' --kube-version $latest --set ingress.enabled=true | sed '/kind: Ingress/,\$ s/name: http\$/name: metrics/' | node '$ROOT/scripts/tools/check-manifests.mjs'"
 step "kubeconform rejects an unknown field" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest | sed 's/^\(  *\)imagePullPolicy: IfNotPresent/&\n\1imagePulPolicy: Always/' | kubeconform -strict -kubernetes-version $latest -schema-location '$SCHEMAS'"
 

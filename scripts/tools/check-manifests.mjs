@@ -94,6 +94,58 @@ for (const [c, port] of Object.entries(COMPONENTS)) {
   );
 }
 
+// Metrics on a port of their own: every pod exposes `metrics`, scrape annotations point at it,
+// only ClusterIP Services carry it, the Ingress never routes it, passwords never sit in the ConfigMap.
+const config = of('ConfigMap')[0]?.data ?? {};
+const metricsPort = Number(config.METRICS_PORT);
+expect(metricsPort > 0, 'ConfigMap sets METRICS_PORT');
+expect(Number(config.KAFKA_REPLICATION_FACTOR) >= 1, 'ConfigMap sets KAFKA_REPLICATION_FACTOR');
+for (const secret of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'REDIS_PASSWORD', 'DATABASE_URL', 'REDIS_URL'])
+  expect(!(secret in config), `${secret} is not in the ConfigMap (Secrets only)`);
+for (const deployment of of('Deployment')) {
+  const c = component(deployment);
+  const main = deployment.spec.template.spec.containers[0];
+  const port = main.ports?.find((p) => p.name === 'metrics');
+  expect(port?.containerPort === metricsPort, `${c}: container port "metrics" is ${metricsPort}`);
+  expect(port?.containerPort !== main.ports?.[0]?.containerPort, `${c}: metrics port differs from the http port`);
+  const scrape = deployment.spec.template.metadata.annotations?.['prometheus.io/port'];
+  if (scrape !== undefined) expect(Number(scrape) === metricsPort, `${c}: prometheus.io/port is the metrics port`);
+  const secrets = secretRefs(main).map(([env]) => env);
+  const plain = (main.env ?? []).filter((e) => !e.valueFrom).map((e) => e.name);
+  for (const env of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'REDIS_PASSWORD'])
+    expect(!plain.includes(env), `${c}: ${env} comes from a Secret, never a plain value`);
+  if (config.KAFKA_SASL_MECHANISM)
+    for (const env of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'])
+      expect(
+        secrets.includes(env) === ['graph', 'search'].includes(c),
+        `${c}: ${env} only for graph and search (the Kafka clients)`,
+      );
+  if (secrets.includes('REDIS_PASSWORD')) expect(['gateway', 'graph'].includes(c), `${c}: REDIS_PASSWORD withheld`);
+}
+for (const service of of('Service')) {
+  const metrics = service.spec.ports.find((p) => p.name === 'metrics' || p.targetPort === 'metrics');
+  if (service.spec.type && service.spec.type !== 'ClusterIP')
+    expect(!metrics, `${name(service)}: a ${service.spec.type} Service does not carry the metrics port`);
+  else expect(metrics?.port === metricsPort, `${name(service)}: ClusterIP Service carries the metrics port`);
+}
+const gatewayService = of('Service').find((s) => component(s) === 'gateway');
+for (const ingress of of('Ingress')) {
+  const backends = [ingress.spec.defaultBackend, ...ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend))]
+    .filter(Boolean)
+    .map((b) => b.service);
+  for (const b of backends) {
+    expect(b.name === gatewayService?.metadata.name, `${name(ingress)}: routes to the gateway only (got ${b.name})`);
+    expect(
+      b.port.name === 'http' || b.port.number === COMPONENTS.gateway,
+      `${name(ingress)}: targets the gateway's http port, never metrics (got ${JSON.stringify(b.port)})`,
+    );
+  }
+  expect(
+    Number(config.TRUST_PROXY_HOPS) >= 1,
+    `${name(ingress)}: TRUST_PROXY_HOPS is at least 1 behind the chart's Ingress (got ${config.TRUST_PROXY_HOPS})`,
+  );
+}
+
 // Only the gateway takes traffic from outside: internal services accept release pods only.
 const policies = of('NetworkPolicy');
 if (policies.length > 0) {
@@ -116,6 +168,17 @@ if (policies.length > 0) {
   );
   const gateway = policies.find((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'gateway');
   expect(gateway, 'a NetworkPolicy for the gateway');
+  // The metrics port opens only to the scrapers (networkPolicy.metricsFrom), never with the http port.
+  for (const policy of policies)
+    for (const rule of policy.spec.ingress ?? []) {
+      const ports = (rule.ports ?? []).map((p) => p.port);
+      expect(ports.length > 0, `${name(policy)}: every rule names its ports (none opens every port)`);
+      if (ports.includes('metrics') || ports.includes(metricsPort))
+        expect(
+          ports.length === 1 && rule.from?.length > 0,
+          `${name(policy)}: the metrics port opens alone, to named scrapers only`,
+        );
+    }
 }
 
 // Migrations: a pre-install/pre-upgrade hook Job, auth, para, graph, search in order.

@@ -112,11 +112,16 @@ the hook-only Secret <fullname>-migrations (same data, deleted once the hooks su
 {{- else if and (eq .key "REDIS_URL") $v.redis.existingSecret }}
   {{- $name = $v.redis.existingSecret }}
   {{- $key = $v.redis.existingSecretKey }}
-{{- else if and (not (has .key (list "DATABASE_URL" "REDIS_URL"))) $v.secrets.existingSecret }}
+{{- else if and (eq .key "REDIS_PASSWORD") $v.redis.existingSecret }}
+  {{- $name = $v.redis.existingSecret }}
+  {{- $key = $v.redis.existingSecretPasswordKey }}
+{{- else if and (hasPrefix "KAFKA_SASL_" .key) $v.kafka.sasl.existingSecret }}
+  {{- $name = $v.kafka.sasl.existingSecret }}
+{{- else if and (not (has .key (include "kg.connectionKeys" .root | fromYamlArray))) $v.secrets.existingSecret }}
   {{- $name = $v.secrets.existingSecret }}
 {{- else if .hook }}
   {{- $name = printf "%s-migrations" $fullname }}
-{{- else if has .key (list "DATABASE_URL" "REDIS_URL") }}
+{{- else if has .key (include "kg.connectionKeys" .root | fromYamlArray) }}
   {{- $name = printf "%s-connections" $fullname }}
 {{- else }}
   {{- $name = $fullname }}
@@ -141,6 +146,11 @@ SMTP_URL: {{ . | b64enc | quote }}
 {{- end }}
 {{- end }}
 
+{{/* Keys of the connections Secret: URLs and credentials of PostgreSQL, Redis and Kafka. */}}
+{{- define "kg.connectionKeys" -}}
+{{- toYaml (list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD") }}
+{{- end }}
+
 {{/* Data of the chart-managed connections Secret (URLs may carry credentials). */}}
 {{- define "kg.connectionsData" -}}
 {{- if not .Values.postgres.existingSecret }}
@@ -148,6 +158,39 @@ DATABASE_URL: {{ .Values.postgres.url | b64enc | quote }}
 {{- end }}
 {{- if not .Values.redis.existingSecret }}
 REDIS_URL: {{ .Values.redis.url | b64enc | quote }}
+{{- with .Values.redis.password }}
+REDIS_PASSWORD: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
+{{- if and .Values.kafka.sasl.mechanism (not .Values.kafka.sasl.existingSecret) }}
+KAFKA_SASL_USERNAME: {{ .Values.kafka.sasl.username | b64enc | quote }}
+KAFKA_SASL_PASSWORD: {{ .Values.kafka.sasl.password | b64enc | quote }}
+{{- end }}
+{{- end }}
+
+{{/* Redis env of a service that uses it (gateway, graph): the URL and, when configured, the password. */}}
+{{- define "kg.redisEnv" -}}
+{{ include "kg.secretEnv" (dict "root" .root "key" "REDIS_URL" "hook" .hook) }}
+{{- $r := .root.Values.redis }}
+{{- if or (and $r.existingSecret $r.existingSecretPasswordKey) (and (not $r.existingSecret) $r.password) }}
+{{ include "kg.secretEnv" (dict "root" .root "key" "REDIS_PASSWORD" "hook" .hook) }}
+{{- end }}
+{{- end }}
+
+{{/* Kafka credentials of a service that uses Kafka (graph, search), when SASL is on. */}}
+{{- define "kg.kafkaEnv" -}}
+{{- if .root.Values.kafka.sasl.mechanism }}
+{{ include "kg.secretEnv" (dict "root" .root "key" "KAFKA_SASL_USERNAME" "hook" .hook) }}
+{{ include "kg.secretEnv" (dict "root" .root "key" "KAFKA_SASL_PASSWORD" "hook" .hook) }}
+{{- end }}
+{{- end }}
+
+{{/* The gateway's TRUST_PROXY_HOPS: the chart's Ingress is one proxy hop (or more) in front of it. */}}
+{{- define "kg.trustProxyHops" -}}
+{{- if .Values.ingress.enabled }}
+{{- .Values.ingress.trustedProxyHops | int64 }}
+{{- else }}
+{{- .Values.gateway.http.trustProxyHops | int64 }}
 {{- end }}
 {{- end }}
 
@@ -156,6 +199,17 @@ REDIS_URL: {{ .Values.redis.url | b64enc | quote }}
 HOST: "0.0.0.0"
 LOG_LEVEL: {{ .Values.config.logLevel | quote }}
 KAFKA_BROKERS: {{ .Values.kafka.brokers | quote }}
+KAFKA_REPLICATION_FACTOR: {{ .Values.kafka.replicationFactor | int64 | quote }}
+KAFKA_SSL: {{ ternary "true" "false" (or .Values.kafka.tls.enabled (not (empty .Values.kafka.tls.ca))) | quote }}
+{{- with .Values.kafka.tls.ca }}
+KAFKA_SSL_CA: {{ . | quote }}
+{{- end }}
+{{- with .Values.kafka.sasl.mechanism }}
+KAFKA_SASL_MECHANISM: {{ . | quote }}
+{{- end }}
+DATABASE_STATEMENT_TIMEOUT_MS: {{ .Values.postgres.statementTimeoutMs | int64 | quote }}
+DATABASE_CONNECT_TIMEOUT_MS: {{ .Values.postgres.connectTimeoutMs | int64 | quote }}
+METRICS_PORT: {{ .Values.metrics.port | int64 | quote }}
 {{- with .Values.qdrant.url }}
 QDRANT_URL: {{ . | quote }}
 {{- end }}
@@ -174,7 +228,7 @@ MAGIC_LINK_PER_EMAIL_PER_HOUR: {{ .Values.gateway.http.magicLinkPerEmailPerHour 
 MAGIC_LINK_PER_IP_PER_HOUR: {{ .Values.gateway.http.magicLinkPerIpPerHour | int64 | quote }}
 GRAPH_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerMinute | int64 | quote }}
 GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerCredentialPerMinute | int64 | quote }}
-TRUST_PROXY_HOPS: {{ .Values.gateway.http.trustProxyHops | int64 | quote }}
+TRUST_PROXY_HOPS: {{ include "kg.trustProxyHops" . | quote }}
 {{- end }}
 
 {{/* Pod-level security context of every pod. */}}

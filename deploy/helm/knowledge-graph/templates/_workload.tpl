@@ -32,7 +32,7 @@ spec:
         {{- if $root.Values.metrics.podAnnotations }}
         prometheus.io/scrape: "true"
         prometheus.io/path: /metrics
-        prometheus.io/port: {{ include "kg.port" . | quote }}
+        prometheus.io/port: {{ $root.Values.metrics.port | int64 | quote }}
         {{- end }}
         {{- with $root.Values.podAnnotations }}
         {{- toYaml . | nindent 8 }}
@@ -51,6 +51,10 @@ spec:
           ports:
             - name: http
               containerPort: {{ include "kg.port" . }}
+              protocol: TCP
+            # GET /metrics only (METRICS_PORT from the ConfigMap); never routed by the Ingress.
+            - name: metrics
+              containerPort: {{ $root.Values.metrics.port | int64 }}
               protocol: TCP
           envFrom:
             - configMapRef:
@@ -72,7 +76,8 @@ spec:
             periodSeconds: 10
             timeoutSeconds: 3
             failureThreshold: 3
-          # /readyz answers 503 while a dependency (database, peer, broker) is down.
+          # /readyz answers 503 while one of the service's own dependencies (its database, the
+          # gateway's and graph's Redis) is down; never because a peer service is down.
           readinessProbe:
             httpGet: { path: /readyz, port: http }
             periodSeconds: 5
@@ -90,7 +95,11 @@ spec:
             sizeLimit: {{ $root.Values.tmpSizeLimit }}
 {{- end }}
 
-{{/* ClusterIP Service of one service (the gateway's type is configurable). */}}
+{{/*
+ClusterIP Service of one service (the gateway's type is configurable). The `metrics` port
+is on ClusterIP Services only (for a ServiceMonitor): a LoadBalancer or NodePort Service
+carries the http port alone, so metrics never leave the cluster.
+*/}}
 {{- define "kg.service" -}}
 {{- $c := include "kg.componentValues" . | fromYaml }}
 {{- $svc := $c.service | default dict }}
@@ -110,6 +119,12 @@ spec:
       port: {{ include "kg.port" . }}
       targetPort: http
       protocol: TCP
+    {{- if eq ($svc.type | default "ClusterIP") "ClusterIP" }}
+    - name: metrics
+      port: {{ .root.Values.metrics.port | int64 }}
+      targetPort: metrics
+      protocol: TCP
+    {{- end }}
 {{- end }}
 
 {{/* HorizontalPodAutoscaler on CPU (and optionally memory) utilisation. */}}

@@ -2,7 +2,8 @@
 {{- define "kg.graph.env" -}}
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
 {{ include "kg.secretEnv" (dict "root" .root "key" "INTERNAL_TOKEN_SECRET" "hook" .hook) }}
-{{ include "kg.secretEnv" (dict "root" .root "key" "REDIS_URL" "hook" .hook) }}
+{{ include "kg.redisEnv" . }}
+{{- include "kg.kafkaEnv" . }}
 - name: PEER_TIMEOUT_MS
   value: {{ .root.Values.graph.peerTimeoutMs | int64 | quote }}
 {{- end }}

@@ -1,5 +1,6 @@
 {{/* The search service's own env (KAFKA_BROKERS and QDRANT_URL come from the shared ConfigMap). */}}
 {{- define "kg.search.env" -}}
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
+{{- include "kg.kafkaEnv" . }}
 {{ include "kg.secretEnv" (dict "root" .root "key" "INTERNAL_TOKEN_SECRET" "hook" .hook) }}
 {{- end }}
