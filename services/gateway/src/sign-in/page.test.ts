@@ -35,5 +35,8 @@ describe('the sign-in page (GET /sign-in, where the mail points)', () => {
     expect(html).toContain("history.replaceState(null, '', location.pathname)");
     expect(html).toContain("fetch('/api/v1/auth/magic-link/verify'");
     expect(html).not.toMatch(/localStorage|sessionStorage|document\.cookie/);
+    const post = await gateway.fetch('/sign-in', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Express } from 'express';
 import { SIGN_IN_PATH } from '@kg/contracts';
+import { problem, sendProblem } from '../http/problem';
 
 /**
  * Reads the token from the fragment, removes it from the address bar and history at once,
@@ -62,5 +63,9 @@ export function mountSignInPage(app: Express): void {
       .setHeader('Referrer-Policy', 'no-referrer')
       .type('html')
       .send(HTML);
+  });
+  app.all(SIGN_IN_PATH, (req, res) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    sendProblem(res, problem(405, 'Method not allowed', `${req.method} is not allowed here; allowed: GET, HEAD`));
   });
 }
