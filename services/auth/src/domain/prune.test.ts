@@ -9,7 +9,7 @@ const DAY = 24 * 3600 * 1000;
 let rig: AuthRig;
 beforeAll(async () => {
   rig = await createAuthRig();
-});
+}, 60_000);
 afterAll(() => rig.close());
 
 describe('auth prune job', () => {

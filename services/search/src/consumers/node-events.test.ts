@@ -53,7 +53,7 @@ beforeAll(async () => {
   database = await openDatabase({ dataDir: null });
   await database.migrate(searchMigrations);
   search = client((await createSearchModule({ database, bus: createMemoryBus(logger), logger })).router);
-});
+}, 60_000);
 afterAll(() => database.close());
 
 const titleOf = (nodeId: string) =>

@@ -12,7 +12,7 @@ let database: Database;
 beforeAll(async () => {
   database = await openDatabase({ dataDir: null });
   await database.migrate(searchMigrations);
-});
+}, 60_000);
 afterAll(() => database.close());
 
 describe('search prune job', () => {
