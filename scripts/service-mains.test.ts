@@ -19,9 +19,33 @@ describe('service main.ts without configuration', () => {
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`${service}: cannot start`);
-      expect(result.stderr).toContain('INTERNAL_TOKEN_SECRET');
+      expect(result.stderr).toContain('INTERNAL_SIGNING_KEY');
       if (service !== 'gateway') expect(result.stderr).toContain('DATABASE_URL');
+      if (service !== 'gateway') expect(result.stderr).toContain('INTERNAL_PUBLIC_KEYS');
     },
     40_000,
   );
+});
+
+/** A key that is well-formed JSON but not a key: the start-up error names the variable, never the material. */
+describe('service main.ts with bad internal keys', () => {
+  it('para exits 1 naming INTERNAL_SIGNING_KEY without echoing it', async () => {
+    const marker = 'Zm9yYmlkZGVuLXNlY3JldC1tYXRlcmlhbC0wMTIzNDU';
+    const result = await run(process.execPath, ['--import', 'tsx', 'services/para/src/main.ts'], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DATABASE_URL: 'postgres://kg@127.0.0.1:1/kg',
+        INTERNAL_SIGNING_KEY: JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'short', d: marker }),
+        INTERNAL_PUBLIC_KEYS: JSON.stringify({ graph: { kty: 'OKP', crv: 'Ed25519', x: marker, d: marker } }),
+      },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('INTERNAL_SIGNING_KEY.x');
+    expect(result.stderr).toContain('INTERNAL_PUBLIC_KEYS.graph.0.d');
+    expect(result.stderr).not.toContain(marker);
+  }, 40_000);
 });

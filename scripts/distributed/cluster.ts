@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair } from 'jose';
 import pg from 'pg';
+import { SERVICE_NAMES } from '@kg/contracts';
+import { generateInternalKeyPair } from '@kg/tokens';
 import { serviceSpecs, type ServiceSpec } from './services';
 import { withReplicas } from './replicas';
 
@@ -42,16 +44,43 @@ function infra(component: string, action: string) {
   execFileSync('bash', [path.join(ROOT, 'scripts/infra', `${component}.sh`), action], { stdio: 'inherit' });
 }
 
-async function keyMaterial(dir: string) {
+interface ClusterSecrets {
+  signingKey: string;
+  pepper: string;
+  /** Each service's own private internal-token key (JSON JWK), by service name. */
+  internalSigningKeys: Record<string, string>;
+  /** INTERNAL_PUBLIC_KEYS: the public half of each, by service name. */
+  internalPublicKeys: string;
+}
+
+/** One key pair per service: each signs its calls with its own private key; all hold the public keys. */
+async function internalKeys(): Promise<Pick<ClusterSecrets, 'internalSigningKeys' | 'internalPublicKeys'>> {
+  const pairs = await Promise.all(SERVICE_NAMES.map(async (name) => [name, await generateInternalKeyPair()] as const));
+  return {
+    internalSigningKeys: Object.fromEntries(pairs.map(([name, p]) => [name, JSON.stringify(p.privateJwk)])),
+    internalPublicKeys: JSON.stringify(Object.fromEntries(pairs.map(([name, p]) => [name, p.publicJwk]))),
+  };
+}
+
+async function keyMaterial(dir: string): Promise<ClusterSecrets> {
   const file = path.join(dir, 'cluster-secrets.json');
-  if (existsSync(file))
-    return JSON.parse(readFileSync(file, 'utf8')) as { signingKey: string; pepper: string; internal: string };
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<ClusterSecrets> & {
+      signingKey: string;
+      pepper: string;
+    };
+    if (kept.internalSigningKeys && kept.internalPublicKeys) return kept as ClusterSecrets;
+    // Written before services had their own keys: add them, keep the rest (sessions, API keys).
+    const upgraded = { signingKey: kept.signingKey, pepper: kept.pepper, ...(await internalKeys()) };
+    writeFileSync(file, JSON.stringify(upgraded), { mode: 0o600 });
+    return upgraded;
+  }
   const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `k-${randomBytes(6).toString('hex')}`, alg: 'EdDSA' };
   const secrets = {
     signingKey: JSON.stringify(jwk),
     pepper: randomBytes(32).toString('base64url'),
-    internal: randomBytes(32).toString('base64url'),
+    ...(await internalKeys()),
   };
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return secrets;
@@ -95,7 +124,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       databaseUrl: `${urls.pg}/${dbName}`,
       redisUrl: urls.redis,
       kafkaBrokers: urls.kafka,
-      internalSecret: secrets.internal,
+      internalSigningKeys: secrets.internalSigningKeys,
+      internalPublicKeys: secrets.internalPublicKeys,
       signingKey: secrets.signingKey,
       pepper: secrets.pepper,
       outboxDir,

@@ -19,7 +19,10 @@ export interface ClusterEnv {
   databaseUrl: string;
   redisUrl: string;
   kafkaBrokers: string;
-  internalSecret: string;
+  /** Each service's own private Ed25519 JWK (JSON) that signs its internal tokens, by service name. */
+  internalSigningKeys: Record<string, string>;
+  /** The services' public keys, JSON `{service: JWK}` (INTERNAL_PUBLIC_KEYS of every service). */
+  internalPublicKeys: string;
   signingKey: string;
   pepper: string;
   outboxDir: string;
@@ -27,10 +30,15 @@ export interface ClusterEnv {
 }
 
 export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
+  const internalKey = (name: string) => {
+    const key = c.internalSigningKeys[name];
+    if (!key) throw new Error(`no internal signing key for ${name}`);
+    return key;
+  };
   const url = (offset: number) => `http://127.0.0.1:${c.basePort + offset}`;
   const common = {
     DATABASE_URL: c.databaseUrl,
-    INTERNAL_TOKEN_SECRET: c.internalSecret,
+    INTERNAL_PUBLIC_KEYS: c.internalPublicKeys,
     KAFKA_BROKERS: c.kafkaBrokers,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
@@ -41,7 +49,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
     entry: `services/${name}/src/main.ts`,
     port: c.basePort + offset,
     migrates,
-    env: { ...common, PORT: String(c.basePort + offset), ...env },
+    env: { ...common, INTERNAL_SIGNING_KEY: internalKey(name), PORT: String(c.basePort + offset), ...env },
   });
   return [
     svc('para', 4, true, { GRAPH_URL: url(2) }),
@@ -65,7 +73,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
         PORT: String(c.gatewayPort),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
-        INTERNAL_TOKEN_SECRET: c.internalSecret,
+        INTERNAL_SIGNING_KEY: internalKey('gateway'),
         REDIS_URL: c.redisUrl,
         AUTH_URL: url(1),
         GRAPH_URL: url(2),

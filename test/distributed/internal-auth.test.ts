@@ -1,6 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createInternalTokens } from '@kg/tokens';
+import type { JWK } from 'jose';
+import { createInternalTokenSigner, generateInternalKeyPair } from '@kg/tokens';
+import { signerOf } from './support/cluster-api';
+
+/** Calls a procedure of `service` over HTTP exactly as `caller` would: a token signed with `caller`'s own key. */
+async function callAs(
+  caller: 'gateway' | 'graph' | 'ingest-worker',
+  service: string,
+  procedure: string,
+  input: unknown,
+) {
+  const token = await signerOf(caller).sign(service, null);
+  const res = await fetch(`${inject('serviceUrls')[service]}/trpc/${procedure}`, {
+    method: 'POST',
+    headers: { 'x-internal-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as { error?: { data?: { problem?: { status: number; detail: string } } } };
+  return { status: res.status, problem: body.error?.data?.problem };
+}
 
 describe('internal calls', () => {
   it('a service reached directly answers 401 without a valid internal token', async () => {
@@ -8,12 +27,39 @@ describe('internal calls', () => {
     const url = `${graph}/trpc/nodes.list?input=${encodeURIComponent('{}')}`;
     expect((await fetch(url)).status).toBe(401);
     expect((await fetch(url, { headers: { 'x-internal-token': 'garbage' } })).status).toBe(401);
-    const tokens = createInternalTokens(inject('internalSecret'));
-    const wrongAudience = await tokens.sign('gateway', 'auth', null);
+    const wrongAudience = await signerOf('gateway').sign('auth', null);
     expect((await fetch(url, { headers: { 'x-internal-token': wrongAudience } })).status).toBe(401);
-    const forged = await createInternalTokens('x'.repeat(40)).sign('gateway', 'graph', null);
-    expect((await fetch(url, { headers: { 'x-internal-token': forged } })).status).toBe(401);
+    // A token that names the gateway but is signed with another key: a stranger's, or the ingest worker's real one.
+    const { privateJwk } = await generateInternalKeyPair();
+    const stranger = await (await createInternalTokenSigner('gateway', privateJwk)).sign('graph', null);
+    expect((await fetch(url, { headers: { 'x-internal-token': stranger } })).status).toBe(401);
+    const workerKey = JSON.parse(inject('internalSigningKeys')['ingest-worker']!) as JWK;
+    const impostor = await (await createInternalTokenSigner('gateway', workerKey)).sign('graph', null);
+    expect((await fetch(url, { headers: { 'x-internal-token': impostor } })).status).toBe(401);
     expect((await fetch(`${graph}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${graph}/metrics`)).text()).toContain('kg_http_request_duration_seconds');
+  });
+
+  it('a service calling a procedure its contract does not list is refused with 403, in its own name', async () => {
+    // The ingest worker (it handles untrusted content) has no business with auth: its real key, its own name.
+    const verify = await callAs('ingest-worker', 'auth', 'apiKeys.verify', { key: 'kg_x.y' });
+    expect(verify).toEqual({
+      status: 403,
+      problem: expect.objectContaining({
+        status: 403,
+        detail: 'The ingest-worker service may not call apiKeys.verify',
+      }),
+    });
+    expect((await callAs('ingest-worker', 'auth', 'magicLink.request', { email: 'a@example.com' })).status).toBe(403);
+    // The same procedure for its one caller, the gateway: past the allowlist (an unknown key is 401 from auth itself).
+    expect(await callAs('gateway', 'auth', 'apiKeys.verify', { key: 'kg_x.y' })).toMatchObject({
+      status: 401,
+      problem: { status: 401 },
+    });
+    // PARA items are resolved for the graph service only, not the gateway (refused before the identity check).
+    expect((await callAs('gateway', 'para', 'items.resolve', { ids: [] })).status).toBe(403);
+    expect((await callAs('graph', 'para', 'items.resolve', { ids: [] })).problem?.detail).toBe(
+      'This call needs an identity',
+    );
   });
 });

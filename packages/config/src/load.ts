@@ -24,7 +24,7 @@ export function loadConfig<S extends z.ZodType>(
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(root)';
-    const value = issue.path.length === 1 ? source[String(issue.path[0])] : undefined;
+    const value = issue.path.length > 0 ? source[String(issue.path[0])] : undefined;
     return value === undefined ? `${key}: ${issue.message} (not set)` : `${key}: ${issue.message}`;
   });
   throw new ConfigError(service, problems);

@@ -1,7 +1,7 @@
 import type { EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
-import type { InternalTokens } from '@kg/tokens';
+import type { InternalTokenVerifier } from '@kg/tokens';
 import type { ServiceModule } from './module';
 import { serveService } from './serve';
 
@@ -22,7 +22,8 @@ export interface RunOptions {
   createModule: () => Promise<ServiceModule>;
   port: number;
   host: string;
-  tokens: InternalTokens;
+  /** Checks the internal token of each call (the public keys of the services). */
+  verifier: InternalTokenVerifier;
   shutdownGraceMs?: number;
 }
 
@@ -44,7 +45,7 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
   const module = await opts.createModule();
   await module.start();
   await opts.bus?.start();
-  const http = await serveService({ module, port: opts.port, host: opts.host, tokens: opts.tokens, logger });
+  const http = await serveService({ module, port: opts.port, host: opts.host, verifier: opts.verifier, logger });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

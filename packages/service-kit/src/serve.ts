@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import express from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import type { InternalTokens } from '@kg/tokens';
+import type { InternalTokenVerifier } from '@kg/tokens';
 import type { Logger } from '@kg/logger';
 import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
@@ -11,7 +11,7 @@ export interface ServeOptions {
   module: ServiceModule;
   port: number;
   host?: string;
-  tokens: InternalTokens;
+  verifier: InternalTokenVerifier;
   logger: Logger;
 }
 
@@ -20,7 +20,7 @@ export interface ServeOptions {
  * plus /healthz, /readyz and /metrics (Prometheus). Requests without a valid internal token answer 401.
  */
 export async function serveService(opts: ServeOptions): Promise<{ server: Server; close(): Promise<void> }> {
-  const { module, tokens, logger } = opts;
+  const { module, verifier, logger } = opts;
   const app = express();
   app.disable('x-powered-by');
   const metrics = createMetrics(module.name);
@@ -45,9 +45,14 @@ export async function serveService(opts: ServeOptions): Promise<{ server: Server
         return;
       }
       try {
-        res.locals['claims'] = await tokens.verify(token, module.name);
+        res.locals['claims'] = await verifier.verify(token, module.name);
         next();
-      } catch {
+      } catch (err) {
+        // The reason (bad signature, expired, unknown service…), never the token itself.
+        logger.warn(
+          { reason: err instanceof Error ? err.message : 'invalid', path: req.path },
+          'internal token refused',
+        );
         res
           .status(401)
           .type('application/problem+json')

@@ -5,5 +5,16 @@ export {
   verifyAccessToken,
   type AccessClaims,
 } from './access';
-export { createInternalTokens, type InternalTokens, type InternalClaims } from './internal';
+export {
+  INTERNAL_CLOCK_TOLERANCE_SECONDS,
+  INTERNAL_TOKEN_TTL_SECONDS,
+  InternalTokenError,
+  createInternalTokenSigner,
+  createInternalTokens,
+  createInternalTokenVerifier,
+  generateInternalKeyPair,
+  type InternalClaims,
+  type InternalTokenSigner,
+  type InternalTokenVerifier,
+} from './internal';
 export { createJwksCache, KeysUnavailableError, type JwksCache } from './jwks-cache';

@@ -1,45 +1,141 @@
-import { SignJWT, jwtVerify } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { SignJWT, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from 'jose';
 import { Identity } from '@kg/contracts';
 
 export interface InternalClaims {
+  /** The service that signed the token (its issuer), proven by its own key. */
   caller: string;
   identity: Identity | null;
 }
 
-export interface InternalTokens {
-  sign(caller: string, audience: string, identity: Identity | null): Promise<string>;
+/** Signs the tokens one service sends with its calls: it can only ever speak as itself. */
+export interface InternalTokenSigner {
+  readonly service: string;
+  sign(audience: string, identity: Identity | null): Promise<string>;
+}
+
+/** Checks tokens addressed to one service with the public keys of the services that may send them. */
+export interface InternalTokenVerifier {
   verify(token: string, audience: string): Promise<InternalClaims>;
 }
 
+export const INTERNAL_TOKEN_TTL_SECONDS = 60;
+/** Clock skew tolerated between services, on `exp`, `iat` and `nbf`. */
+export const INTERNAL_CLOCK_TOLERANCE_SECONDS = 5;
 const ISSUER_PREFIX = 'kg-internal:';
+const ALG = 'EdDSA';
+type VerifyKey = Awaited<ReturnType<typeof importJWK>>;
+
+/** Raised for any token that does not verify; says why without echoing the token or any key. */
+export class InternalTokenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalTokenError';
+  }
+}
 
 /**
- * Short-lived (60 s), audience-bound tokens that carry the caller service and the
- * identity of the person a call acts for between services. HS256 under a shared
- * secret: only services hold it, and public traffic never reaches them directly.
+ * The signer of one service: short-lived (60 s), audience-bound EdDSA tokens with a random
+ * `jti`, issued as `kg-internal:<service>` under the service's own private Ed25519 key.
  */
-export function createInternalTokens(secret: string, ttlSeconds = 60): InternalTokens {
-  const key = new TextEncoder().encode(secret);
+export async function createInternalTokenSigner(
+  service: string,
+  privateJwk: JWK,
+  ttlSeconds = INTERNAL_TOKEN_TTL_SECONDS,
+): Promise<InternalTokenSigner> {
+  if (!privateJwk.d) throw new InternalTokenError(`the signing key of ${service} is not a private key`);
+  const key = await importJWK({ ...privateJwk, alg: ALG }, ALG).catch(() => {
+    throw new InternalTokenError(`the signing key of ${service} is not a valid Ed25519 private key`);
+  });
   return {
-    async sign(caller, audience, identity) {
-      return new SignJWT({ idn: identity })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setIssuer(`${ISSUER_PREFIX}${caller}`)
+    service,
+    sign: (audience, identity) =>
+      new SignJWT({ idn: identity })
+        .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+        .setIssuer(`${ISSUER_PREFIX}${service}`)
         .setAudience(audience)
+        .setJti(randomUUID())
         .setIssuedAt()
         .setExpirationTime(`${ttlSeconds}s`)
-        .sign(key);
-    },
+        .sign(key),
+  };
+}
+
+/**
+ * The verifier: holds the public key(s) of each service, by name, and checks a token with
+ * the keys of the service its issuer names, so a service can only speak as itself. A service
+ * may have several keys at once (rotation: publish the new public key, then switch).
+ */
+export async function createInternalTokenVerifier(
+  publicKeys: Record<string, JWK | JWK[]>,
+  options: { ttlSeconds?: number; clockToleranceSeconds?: number } = {},
+): Promise<InternalTokenVerifier> {
+  const ttl = options.ttlSeconds ?? INTERNAL_TOKEN_TTL_SECONDS;
+  const tolerance = options.clockToleranceSeconds ?? INTERNAL_CLOCK_TOLERANCE_SECONDS;
+  const keysOf = new Map<string, VerifyKey[]>();
+  for (const [service, value] of Object.entries(publicKeys)) {
+    const keys: VerifyKey[] = [];
+    // Imported once now: a malformed key stops the process at start-up, not at the first call.
+    for (const { d: _private, ...jwk } of Array.isArray(value) ? value : [value])
+      keys.push(
+        await importJWK({ ...jwk, alg: ALG }, ALG).catch(() => {
+          throw new InternalTokenError(`the public key of ${service} is not a valid Ed25519 public key`);
+        }),
+      );
+    keysOf.set(service, keys);
+  }
+  const checks = {
+    algorithms: [ALG],
+    clockTolerance: tolerance,
+    maxTokenAge: ttl,
+    requiredClaims: ['iss', 'aud', 'exp', 'iat', 'jti'],
+  };
+  return {
     async verify(token, audience) {
-      const { payload } = await jwtVerify(token, key, {
-        audience,
-        algorithms: ['HS256'],
-        maxTokenAge: `${ttlSeconds + 5}s`,
-      });
-      const iss = payload.iss ?? '';
-      if (!iss.startsWith(ISSUER_PREFIX)) throw new Error('not an internal token');
-      const identity = payload['idn'] == null ? null : Identity.parse(payload['idn']);
-      return { caller: iss.slice(ISSUER_PREFIX.length), identity };
+      let issuer: string;
+      try {
+        issuer = decodeJwt(token).iss ?? '';
+      } catch {
+        throw new InternalTokenError('not a JWT');
+      }
+      if (!issuer.startsWith(ISSUER_PREFIX)) throw new InternalTokenError('not an internal token');
+      const caller = issuer.slice(ISSUER_PREFIX.length);
+      const keys = keysOf.get(caller);
+      if (!keys) throw new InternalTokenError('issued by an unknown service');
+      let failure = 'invalid';
+      for (const key of keys) {
+        try {
+          const { payload } = await jwtVerify(token, key, { ...checks, issuer, audience });
+          const identity = payload['idn'] == null ? null : Identity.parse(payload['idn']);
+          return { caller, identity };
+        } catch (err) {
+          failure = (err as { code?: string }).code ?? failure;
+          // Only a signature that fails may verify under the service's next key (rotation).
+          if (failure !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') break;
+        }
+      }
+      throw new InternalTokenError(`rejected: ${failure}`);
     },
+  };
+}
+
+/** A fresh Ed25519 key pair for one service, as JWKs (private with `d`, public without). */
+export async function generateInternalKeyPair(): Promise<{ privateJwk: JWK; publicJwk: JWK }> {
+  const { privateKey, publicKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
+  return {
+    privateJwk: { ...(await exportJWK(privateKey)), alg: ALG },
+    publicJwk: { ...(await exportJWK(publicKey)), alg: ALG },
+  };
+}
+
+/** A service's two halves: its signer (its own private key) and its verifier (the public keys of the services). */
+export async function createInternalTokens(
+  service: string,
+  signingKey: JWK,
+  publicKeys: Record<string, JWK | JWK[]>,
+): Promise<{ signer: InternalTokenSigner; verifier: InternalTokenVerifier }> {
+  return {
+    signer: await createInternalTokenSigner(service, signingKey),
+    verifier: await createInternalTokenVerifier(publicKeys),
   };
 }

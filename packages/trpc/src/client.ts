@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
 import { createTRPCUntypedClient, httpBatchLink, localLink, retryLink, type TRPCUntypedClient } from '@trpc/client';
-import { isProcedure, type ContractTree, type Identity, type ProcedureContract } from '@kg/contracts';
-import type { InternalTokens } from '@kg/tokens';
+import { isProcedure, type ContractTree, type Identity, type ProcedureContract, type ServiceName } from '@kg/contracts';
+import type { InternalTokenSigner } from '@kg/tokens';
 import { logUnexpectedError, type ErrorLogger } from './problem';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 
@@ -21,14 +21,17 @@ export interface ServiceHandle<T extends ContractTree> {
   as(identity: Identity | null): ServiceClient<T>;
 }
 
-/** How to reach a service: in-process (one-process host) or tRPC over HTTP (distributed). */
+/**
+ * How to reach a service: in-process (one-process host) or tRPC over HTTP (distributed),
+ * where each call carries a token the caller signs with its own key.
+ */
 export type ServiceTransport =
   | {
       kind: 'local';
       router: AnyRouter;
       /** The callee's logger: its unexpected errors are logged there. */ logger?: ErrorLogger;
     }
-  | { kind: 'http'; url: string; tokens: InternalTokens; timeoutMs?: number };
+  | { kind: 'http'; url: string; signer: InternalTokenSigner; timeoutMs?: number };
 
 type Untyped = TRPCUntypedClient<AnyRouter>;
 
@@ -50,7 +53,7 @@ function proxy<T extends ContractTree>(contract: T, untyped: Untyped, prefix: st
 }
 
 function untypedClient(
-  caller: string,
+  caller: ServiceName,
   service: string,
   transport: ServiceTransport,
   identity: Identity | null,
@@ -83,7 +86,7 @@ function untypedClient(
         headers: async () => {
           const requestId = currentRequestId();
           return {
-            'x-internal-token': await transport.tokens.sign(caller, service, identity),
+            'x-internal-token': await transport.signer.sign(service, identity),
             ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
           };
         },
@@ -94,15 +97,18 @@ function untypedClient(
 }
 
 /**
- * Creates the handle through which `caller` reaches `service`. The same type serves
+ * Creates the handle through which `caller` reaches `service`; the callee's contract
+ * decides whether `caller` may call each procedure. The same type serves
  * both modes, so service code never knows whether its peer is in-process or remote.
  */
 export function connectService<T extends ContractTree>(
-  caller: string,
+  caller: ServiceName,
   service: string,
   contract: T,
   transport: ServiceTransport,
 ): ServiceHandle<T> {
+  if (transport.kind === 'http' && transport.signer.service !== caller)
+    throw new Error(`${caller} cannot call ${service} with the signing key of ${transport.signer.service}`);
   return {
     service,
     as: (identity) => proxy(contract, untypedClient(caller, service, transport, identity)),

@@ -8,8 +8,11 @@ import { problemFromClientError } from './client-error';
 
 const contract = {
   items: {
-    get: query('tenant', z.object({ id: z.string() }), z.object({ id: z.string(), tenant: z.string() })),
-    create: mutation('service', z.object({ name: z.string().min(1) }), z.object({ name: z.string() })),
+    get: query('tenant', z.object({ id: z.string() }), z.object({ id: z.string(), tenant: z.string() }), ['gateway']),
+    create: mutation('service', z.object({ name: z.string().min(1) }), z.object({ name: z.string() }), [
+      'gateway',
+      'graph',
+    ]),
   },
 } as const;
 
@@ -28,7 +31,7 @@ const identity = {
   subject: 'u',
   credential: { kind: 'jwt' as const, id: 'j' },
 };
-const handle = connectService('test', 'items', contract, { kind: 'local', router });
+const handle = connectService('gateway', 'items', contract, { kind: 'local', router });
 
 async function problemOf(p: Promise<unknown>) {
   const err = await p.then(
@@ -62,6 +65,23 @@ describe('defineRouter + connectService (in-process transport)', () => {
     expect((await problemOf(handle.as(null).items.get({ id: 'a' })))?.status).toBe(401);
   });
 
+  it('refuses a caller the contract does not list with 403, before input or identity are looked at', async () => {
+    const worker = connectService('ingest-worker', 'items', contract, { kind: 'local', router });
+    expect(await problemOf(worker.as(identity).items.get({ id: 'a' }))).toMatchObject({
+      status: 403,
+      title: 'Forbidden',
+      detail: 'The ingest-worker service may not call items.get',
+    });
+    expect((await problemOf(worker.as(null).items.create({ name: '' })))?.status).toBe(403);
+    expect((await problemOf(worker.as(null).items.get({ id: 'a' })))?.status).toBe(403);
+  });
+
+  it('lets each listed caller through, per procedure', async () => {
+    const graph = connectService('graph', 'items', contract, { kind: 'local', router });
+    expect(await graph.as(null).items.create({ name: 'n' })).toEqual({ name: 'n' });
+    expect((await problemOf(graph.as(identity).items.get({ id: 'a' })))?.status).toBe(403);
+  });
+
   it('hides unexpected errors behind a generic 500', async () => {
     const broken = defineRouter(contract, {
       items: {
@@ -71,7 +91,7 @@ describe('defineRouter + connectService (in-process transport)', () => {
         create: async ({ input }) => input,
       },
     });
-    const client = connectService('test', 'items', contract, { kind: 'local', router: broken }).as(identity);
+    const client = connectService('gateway', 'items', contract, { kind: 'local', router: broken }).as(identity);
     const p = await problemOf(client.items.get({ id: 'x' }));
     expect(p).toMatchObject({ status: 500, detail: 'An unexpected error occurred' });
     expect(JSON.stringify(p)).not.toContain('secret_table');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { isProcedure, type ContractTree, type ProcedureContract } from '@kg/contracts';
 import type { CallContext, TenantContext } from './context';
-import { router, serviceProcedure, tenantProcedure } from './init';
+import { contractProcedure, router } from './init';
 
 type Ctx<L> = L extends 'tenant' ? TenantContext : CallContext;
 
@@ -21,7 +21,7 @@ function build(contract: ContractTree, handlers: Record<string, unknown>): Recor
   for (const [key, node] of Object.entries(contract)) {
     const handler = handlers[key];
     if (isProcedure(node)) {
-      const base = (node.level === 'tenant' ? tenantProcedure : serviceProcedure).input(node.input).output(node.output);
+      const base = contractProcedure(node.level, node.callers).input(node.input).output(node.output);
       const resolve = handler as AnyHandler;
       out[key] =
         node.kind === 'query'
@@ -36,7 +36,8 @@ function build(contract: ContractTree, handlers: Record<string, unknown>): Recor
 
 /**
  * Builds a service's tRPC router from its contract (packages/contracts) and its handlers.
- * Every procedure validates input and output with the contract's zod schemas.
+ * Every procedure refuses callers its contract does not list (403), then validates input
+ * and output with the contract's zod schemas.
  */
 export function defineRouter<T extends ContractTree>(contract: T, handlers: Handlers<T>) {
   return router(build(contract, handlers as Record<string, unknown>) as never);

@@ -4,7 +4,8 @@ import { authConfigSchema } from './config';
 
 const base = {
   DATABASE_URL: 'postgres://kg@db/kg',
-  INTERNAL_TOKEN_SECRET: 'i'.repeat(32),
+  INTERNAL_SIGNING_KEY: JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'x'.repeat(43), d: 'd'.repeat(43) }),
+  INTERNAL_PUBLIC_KEYS: JSON.stringify({ gateway: { kty: 'OKP', crv: 'Ed25519', x: 'g'.repeat(43) } }),
   AUTH_SIGNING_KEY: '{"kty":"OKP"}',
   API_KEY_PEPPER: 'p'.repeat(32),
 };
@@ -42,7 +43,7 @@ describe('authConfigSchema', () => {
     expect(found.some((p) => p.startsWith('SMTP_URL'))).toBe(true);
     expect(found.join('\n')).not.toContain('short-pepper');
     expect(problems({ DATABASE_URL: base.DATABASE_URL }).map((p) => p.split(':')[0])).toEqual(
-      expect.arrayContaining(['INTERNAL_TOKEN_SECRET', 'AUTH_SIGNING_KEY', 'API_KEY_PEPPER']),
+      expect.arrayContaining(['INTERNAL_SIGNING_KEY', 'INTERNAL_PUBLIC_KEYS', 'AUTH_SIGNING_KEY', 'API_KEY_PEPPER']),
     );
   });
 });

@@ -15,6 +15,8 @@ import {
 try {
   const config = loadConfig('auth', authConfigSchema);
   const logger = createLogger('auth', config.LOG_LEVEL);
+  // Its own signing key (checked at start-up) and the public keys of the services that call it.
+  const internal = await createInternalTokens('auth', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
   const keys = await keyMaterialFromSecrets(config.AUTH_SIGNING_KEY, config.API_KEY_PEPPER);
   // authConfigSchema guarantees SMTP_URL for smtp and OUTBOX_DIR for outbox.
   const mail =
@@ -38,7 +40,7 @@ try {
       }),
     port: config.PORT,
     host: config.HOST,
-    tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+    verifier: internal.verifier,
   });
 } catch (err) {
   failFast('auth', err);

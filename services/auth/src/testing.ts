@@ -35,7 +35,7 @@ export async function createAuthRig() {
     publicUrl: 'http://kg.test/',
     now: () => clock,
   });
-  const auth = connectService('test', 'auth', authApi, { kind: 'local', router: module.router });
+  const auth = connectService('gateway', 'auth', authApi, { kind: 'local', router: module.router });
   const anon = auth.as(null);
 
   const mails = (): OutboxMail[] =>

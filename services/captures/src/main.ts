@@ -9,6 +9,8 @@ import { createCapturesModule } from './module';
 try {
   const config = loadConfig('captures', capturesConfigSchema);
   const logger = createLogger('captures', config.LOG_LEVEL);
+  // Its own signing key (checked at start-up) and the public keys of the services that call it.
+  const internal = await createInternalTokens('captures', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
   const database = await openDatabase({ url: config.DATABASE_URL });
   await runServiceProcess({
     argv: process.argv.slice(2),
@@ -18,7 +20,7 @@ try {
     createModule: () => createCapturesModule({ database, logger }),
     port: config.PORT,
     host: config.HOST,
-    tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+    verifier: internal.verifier,
   });
 } catch (err) {
   failFast('captures', err);

@@ -5,7 +5,7 @@ import { createCapturesRouter } from './router';
 
 describe('captures router', () => {
   it('is mounted and answers its info procedure', async () => {
-    const client = connectService('test', 'captures', capturesApi, {
+    const client = connectService('gateway', 'captures', capturesApi, {
       kind: 'local',
       router: createCapturesRouter(),
     }).as(null);
@@ -18,7 +18,7 @@ describe('captures router', () => {
       subject: 'u',
       credential: { kind: 'jwt' as const, id: 'j' },
     };
-    const client = connectService('test', 'captures', capturesApi, {
+    const client = connectService('gateway', 'captures', capturesApi, {
       kind: 'local',
       router: createCapturesRouter(),
     }).as(identity);

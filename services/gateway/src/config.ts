@@ -23,7 +23,8 @@ export type GatewayHttpConfig = z.infer<typeof gatewayHttpSchema>;
 
 /** Env of the gateway when it runs as its own process: its peers are reached over HTTP. */
 export const gatewayConfigSchema = gatewayHttpSchema.extend({
-  INTERNAL_TOKEN_SECRET: env.secret(32),
+  /** The gateway's own private Ed25519 JWK (JSON) that signs its calls to the services. */
+  INTERNAL_SIGNING_KEY: env.internalSigningKey(),
   AUTH_URL: env.url(),
   GRAPH_URL: env.url(),
   PARA_URL: env.url(),

@@ -3,7 +3,7 @@ import { loadConfig } from '@kg/config';
 import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
 import { failFast } from '@kg/service-kit';
-import { createInternalTokens, createJwksCache } from '@kg/tokens';
+import { createInternalTokenSigner, createJwksCache } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
@@ -13,7 +13,8 @@ import { PEER_CONTRACTS, type GatewayPeers } from './peers';
 try {
   const config = loadConfig('gateway', gatewayConfigSchema);
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET);
+  // The gateway only calls (it serves no tRPC): it needs its own signing key, no public keys.
+  const signer = await createInternalTokenSigner('gateway', config.INTERNAL_SIGNING_KEY);
   const urls = {
     auth: config.AUTH_URL,
     graph: config.GRAPH_URL,
@@ -27,7 +28,7 @@ try {
       connectService('gateway', name, contract, {
         kind: 'http',
         url: `${urls[name as keyof typeof urls]}/trpc`,
-        tokens,
+        signer,
         timeoutMs: config.PEER_TIMEOUT_MS,
       }),
     ]),

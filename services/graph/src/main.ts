@@ -13,14 +13,14 @@ import { createGraphModule, graphMigrations } from './module';
 try {
   const config = loadConfig('graph', graphConfigSchema);
   const logger = createLogger('graph', config.LOG_LEVEL);
-  const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET);
+  const internal = await createInternalTokens('graph', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
   const database = await openDatabase({ url: config.DATABASE_URL });
   const kv = createRedisKv(config.REDIS_URL);
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'graph', logger });
   const para = connectService('graph', 'para', paraApi, {
     kind: 'http',
     url: `${config.PARA_URL}/trpc`,
-    tokens,
+    signer: internal.signer,
     timeoutMs: config.PEER_TIMEOUT_MS,
   });
   await runServiceProcess({
@@ -33,7 +33,7 @@ try {
     createModule: () => createGraphModule({ database, bus, logger, para, kv }),
     port: config.PORT,
     host: config.HOST,
-    tokens,
+    verifier: internal.verifier,
   });
 } catch (err) {
   failFast('graph', err);

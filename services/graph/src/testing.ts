@@ -73,7 +73,7 @@ export async function graphHarness(opts: HarnessOptions = {}) {
     kv: createMemoryKv(),
     ...(opts.outboxPollMs ? { outboxPollMs: opts.outboxPollMs } : {}),
   });
-  const client = connectService('test', 'graph', graphApi, { kind: 'local', router: module.router });
+  const client = connectService('gateway', 'graph', graphApi, { kind: 'local', router: module.router });
   const db = database.db;
   return {
     database,

@@ -9,6 +9,12 @@ import { createIngestWorkerModule } from './module';
 try {
   const config = loadConfig('ingest-worker', ingestWorkerConfigSchema);
   const logger = createLogger('ingest-worker', config.LOG_LEVEL);
+  // Its own signing key (checked at start-up) and the public keys of the services that call it.
+  const internal = await createInternalTokens(
+    'ingest-worker',
+    config.INTERNAL_SIGNING_KEY,
+    config.INTERNAL_PUBLIC_KEYS,
+  );
   const database = await openDatabase({ url: config.DATABASE_URL });
   await runServiceProcess({
     argv: process.argv.slice(2),
@@ -18,7 +24,7 @@ try {
     createModule: () => createIngestWorkerModule({ database, logger }),
     port: config.PORT,
     host: config.HOST,
-    tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+    verifier: internal.verifier,
   });
 } catch (err) {
   failFast('ingest-worker', err);

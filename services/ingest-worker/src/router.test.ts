@@ -5,7 +5,7 @@ import { createIngestWorkerRouter } from './router';
 
 describe('ingest-worker router', () => {
   it('is mounted and answers its info procedure', async () => {
-    const client = connectService('test', 'ingest-worker', serviceInfoApi, {
+    const client = connectService('gateway', 'ingest-worker', serviceInfoApi, {
       kind: 'local',
       router: createIngestWorkerRouter(),
     }).as(null);

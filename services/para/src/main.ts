@@ -11,12 +11,13 @@ import { createParaModule, paraMigrations } from './module';
 try {
   const config = loadConfig('para', paraConfigSchema);
   const logger = createLogger('para', config.LOG_LEVEL);
-  const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET);
+  // Its own signing key (checked at start-up) and the public keys of the services that call it.
+  const internal = await createInternalTokens('para', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
   const database = await openDatabase({ url: config.DATABASE_URL });
   const graph = connectService('para', 'graph', graphApi, {
     kind: 'http',
     url: `${config.GRAPH_URL}/trpc`,
-    tokens,
+    signer: internal.signer,
     timeoutMs: config.PEER_TIMEOUT_MS,
   });
   await runServiceProcess({
@@ -27,7 +28,7 @@ try {
     createModule: () => createParaModule({ database, logger, graph }),
     port: config.PORT,
     host: config.HOST,
-    tokens,
+    verifier: internal.verifier,
   });
 } catch (err) {
   failFast('para', err);

@@ -10,6 +10,8 @@ import { createSearchModule, searchMigrations } from './module';
 try {
   const config = loadConfig('search', searchConfigSchema);
   const logger = createLogger('search', config.LOG_LEVEL);
+  // Its own signing key (checked at start-up) and the public keys of the services that call it.
+  const internal = await createInternalTokens('search', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
   const database = await openDatabase({ url: config.DATABASE_URL });
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'search', logger });
   await runServiceProcess({
@@ -28,7 +30,7 @@ try {
       }),
     port: config.PORT,
     host: config.HOST,
-    tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+    verifier: internal.verifier,
   });
 } catch (err) {
   failFast('search', err);

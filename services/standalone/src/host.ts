@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
-import { authApi, capturesApi, graphApi, paraApi, searchApi, type ContractTree } from '@kg/contracts';
+import { authApi, capturesApi, graphApi, paraApi, searchApi, type ContractTree, type ServiceName } from '@kg/contracts';
 import { openDatabase } from '@kg/db';
 import { createFileDeadLetterStore, createMemoryBus } from '@kg/bus';
 import { createMemoryKv } from '@kg/kv';
@@ -33,8 +33,13 @@ export interface Host {
  * In-process transport: the same typed client a remote peer gets, served by a local caller.
  * `logger` is the callee's: an unexpected error is logged by the service where it happened.
  */
-const local = <T extends ContractTree>(caller: string, name: string, contract: T, router: AnyRouter, logger: Logger) =>
-  connectService(caller, name, contract, { kind: 'local', router, logger });
+const local = <T extends ContractTree>(
+  caller: ServiceName,
+  name: string,
+  contract: T,
+  router: AnyRouter,
+  logger: Logger,
+) => connectService(caller, name, contract, { kind: 'local', router, logger });
 
 /**
  * Starts every service in this process on embedded stand-ins: PGlite under DATA_DIR

@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
-import { decodeJwt } from 'jose';
-import { searchApi, type Identity } from '@kg/contracts';
-import { createInternalTokens } from '@kg/tokens';
+import { decodeJwt, type JWK } from 'jose';
+import { searchApi, type Identity, type ServiceName } from '@kg/contracts';
+import { createInternalTokenSigner, type InternalTokenSigner } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 
 /** Stops or starts a service (`stop`/`start`) or infrastructure (`infra`, do=start|stop) of the running cluster. */
@@ -21,13 +21,21 @@ export function identityOf(accessToken: string): Identity {
   };
 }
 
-/** A direct, internally authenticated client of the search service (consumer side of the events). */
+/** Signs internal tokens as `service`, with that service's own key (as the cluster gave it). */
+export function signerOf(service: ServiceName): InternalTokenSigner {
+  const signer = createInternalTokenSigner(service, JSON.parse(inject('internalSigningKeys')[service]!) as JWK);
+  return { service, sign: async (audience, identity) => (await signer).sign(audience, identity) };
+}
+
+/**
+ * A direct, internally authenticated client of the search service (consumer side of the
+ * events), calling as the gateway: the only service its contract lets read documents.
+ */
 export function searchAs(identity: Identity) {
-  const tokens = createInternalTokens(inject('internalSecret'));
-  return connectService('test', 'search', searchApi, {
+  return connectService('gateway', 'search', searchApi, {
     kind: 'http',
     url: `${inject('serviceUrls')['search']}/trpc`,
-    tokens,
+    signer: signerOf('gateway'),
     timeoutMs: 5000,
   }).as(identity);
 }

@@ -56,7 +56,11 @@ export async function setup(project: TestProject) {
   project.provide('controlUrl', `http://127.0.0.1:${controlPort}`);
   project.provide('serviceUrls', services);
   project.provide('kafkaBrokers', c.specs.find((s) => s.name === 'graph')!.env['KAFKA_BROKERS']!);
-  project.provide('internalSecret', c.specs.find((s) => s.name === 'gateway')!.env['INTERNAL_TOKEN_SECRET']!);
+  // Each service's own internal signing key, so a test can call a service exactly as that service would.
+  project.provide(
+    'internalSigningKeys',
+    Object.fromEntries(c.specs.map((s) => [s.name, s.env['INTERNAL_SIGNING_KEY']!])),
+  );
 }
 
 export async function teardown() {
@@ -68,7 +72,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     controlUrl: string;
     serviceUrls: Record<string, string>;
-    internalSecret: string;
+    /** Private internal-token JWK (JSON) of each service, by service name. */
+    internalSigningKeys: Record<string, string>;
     kafkaBrokers: string;
   }
 }

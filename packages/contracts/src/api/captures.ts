@@ -6,5 +6,5 @@ import { serviceInfoApi } from './service-info';
 export const capturesApi = {
   ...serviceInfoApi,
   /** Capture counts of the caller's tenant, for GET /graph-health. */
-  stats: query('tenant', z.object({}), z.object({ total: z.number().int(), pending: z.number().int() })),
+  stats: query('tenant', z.object({}), z.object({ total: z.number().int(), pending: z.number().int() }), ['gateway']),
 } as const;

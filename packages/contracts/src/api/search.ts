@@ -15,7 +15,7 @@ export const IndexedDocument = z.object({
 export const searchApi = {
   ...serviceInfoApi,
   documents: {
-    get: query('tenant', z.object({ node_id: text({ max: 64 }) }), IndexedDocument),
-    count: query('tenant', z.object({}), z.object({ count: z.number().int() })),
+    get: query('tenant', z.object({ node_id: text({ max: 64 }) }), IndexedDocument, ['gateway']),
+    count: query('tenant', z.object({}), z.object({ count: z.number().int() }), ['gateway']),
   },
 } as const;

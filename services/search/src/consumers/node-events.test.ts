@@ -47,7 +47,7 @@ const deleted = (nodeId: string, version: number): NodeEvent => ({
 let database: Database;
 let search: ReturnType<typeof client>;
 const client = (router: Awaited<ReturnType<typeof createSearchModule>>['router']) =>
-  connectService('test', 'search', searchApi, { kind: 'local', router }).as(identity(tenant));
+  connectService('gateway', 'search', searchApi, { kind: 'local', router }).as(identity(tenant));
 
 beforeAll(async () => {
   database = await openDatabase({ dataDir: null });
@@ -69,7 +69,7 @@ describe('node events consumer', () => {
     const nodeId = newId('node');
     await bus.publish(TOPICS.graphNodes, [{ key: tenant, value: created(nodeId, 'First', 1) }]);
     await bus.drain();
-    const c = connectService('test', 'search', searchApi, { kind: 'local', router: module.router });
+    const c = connectService('gateway', 'search', searchApi, { kind: 'local', router: module.router });
     expect(await c.as(identity(tenant)).documents.get({ node_id: nodeId })).toMatchObject({ title: 'First' });
     expect(await c.as(identity(other)).documents.count({})).toEqual({ count: 0 });
   });
