@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 
 const pending: Array<[string, string, unknown?]> = [
-  ['POST', '/para/para_01jd8x6q1bf5r3v2m9w7k4t0za/match'],
-  ['POST', '/para/rescan'],
   ['GET', '/captures'],
   ['POST', '/captures', { title: 'x', content_type: 'note', source: 'api' }],
   ['POST', '/context', {}],

@@ -22,6 +22,9 @@ export const list = () =>
 export const logLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 export const secret = (minLength = 32) => z.string().min(minLength, `must be at least ${minLength} characters`);
 
+/** Port of the separate Prometheus `/metrics` listener (never the public or service port; 0 picks a free port). */
+export const metricsPort = () => port(9464);
+
 const base64url32 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url (43 characters)');
 const jwkFields = {
   kty: z.literal('OKP'),
@@ -84,8 +87,14 @@ function byKid(keys: unknown[]): Record<string, unknown[]> {
 export const serviceBase = {
   PORT: port(3000),
   HOST: z.string().default('0.0.0.0'),
+  METRICS_PORT: metricsPort(),
   LOG_LEVEL: logLevel(),
+  /** postgres:// URL; TLS through `?sslmode=` (disable, no-verify, require, verify-ca, verify-full). */
   DATABASE_URL: z.url().refine((u) => u.startsWith('postgres'), 'must be a postgres:// URL'),
+  /** Server-side limit of one SQL statement (PostgreSQL statement_timeout). */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30_000),
+  /** Limit on opening one pool connection (TCP + TLS + authentication). */
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(10_000),
   INTERNAL_SIGNING_KEY: internalSigningKey(),
   INTERNAL_PUBLIC_KEYS: internalPublicKeys(),
 };
@@ -101,3 +110,48 @@ export const kafkaBrokers = () =>
         .map((s) => s.trim())
         .filter(Boolean),
     );
+
+/** Redis settings beside REDIS_URL: a password kept out of the URL (REDIS_PASSWORD wins over one in the URL). */
+export const redis = {
+  /** redis:// or rediss:// (TLS) URL. */
+  REDIS_URL: z.url().refine((u) => /^rediss?:\/\//i.test(u), 'must be a redis:// or rediss:// URL'),
+  REDIS_PASSWORD: z.string().min(1).optional(),
+};
+
+const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+
+/** Kafka connection and topic settings of every service that has KAFKA_BROKERS (check them with `checkKafka`). */
+export const kafka = {
+  KAFKA_BROKERS: kafkaBrokers(),
+  /** TLS towards the brokers. */
+  KAFKA_SSL: bool(false),
+  /** PEM of the CA that signed the brokers' certificates (default: the system's CAs); implies KAFKA_SSL. */
+  KAFKA_SSL_CA: z.string().includes('-----BEGIN CERTIFICATE-----', 'must be a PEM certificate').optional(),
+  KAFKA_SASL_MECHANISM: z.enum(SASL_MECHANISMS).optional(),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /** Replication factor of the topics (and `.dlq` topics) the services create; 3 in production. */
+  KAFKA_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(16).default(1),
+};
+
+type KafkaEnv = {
+  KAFKA_SASL_MECHANISM?: string | undefined;
+  KAFKA_SASL_USERNAME?: string | undefined;
+  KAFKA_SASL_PASSWORD?: string | undefined;
+};
+
+/**
+ * The Kafka settings that only hold together: a SASL mechanism needs a username and a
+ * password, and credentials need a mechanism. Issues name the variable, never its value.
+ * Use as `z.object({...}).superRefine(checkKafka)`.
+ */
+export function checkKafka(c: KafkaEnv, ctx: z.RefinementCtx): void {
+  const need = (key: keyof KafkaEnv, why: string) =>
+    ctx.addIssue({ code: 'custom', path: [key], message: `required ${why}` });
+  if (c.KAFKA_SASL_MECHANISM) {
+    if (!c.KAFKA_SASL_USERNAME) need('KAFKA_SASL_USERNAME', `when KAFKA_SASL_MECHANISM=${c.KAFKA_SASL_MECHANISM}`);
+    if (!c.KAFKA_SASL_PASSWORD) need('KAFKA_SASL_PASSWORD', `when KAFKA_SASL_MECHANISM=${c.KAFKA_SASL_MECHANISM}`);
+  } else if (c.KAFKA_SASL_USERNAME || c.KAFKA_SASL_PASSWORD) {
+    need('KAFKA_SASL_MECHANISM', 'when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set');
+  }
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NodeId, TenantId } from './ids';
 import { NodeStatus } from './nodes';
+import { ParaJobEvent } from './para';
 
 /**
  * Event families, one topic each. Messages are keyed by tenant id so that order
@@ -9,6 +10,7 @@ import { NodeStatus } from './nodes';
 export const TOPICS = {
   graphNodes: 'kg.graph.nodes.v1',
   graphLinks: 'kg.graph.links.v1',
+  paraJobs: 'kg.para.jobs.v1',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -57,6 +59,7 @@ export type LinkEvent = z.infer<typeof LinkEvent>;
 export const EVENT_SCHEMAS = {
   [TOPICS.graphNodes]: NodeEvent,
   [TOPICS.graphLinks]: LinkEvent,
+  [TOPICS.paraJobs]: ParaJobEvent,
 } as const satisfies Record<Topic, z.ZodType>;
 
 export type EventOf<T extends Topic> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

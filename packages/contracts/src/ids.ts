@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   refreshToken: 'rtk',
   run: 'run',
   activity: 'act',
+  paraJob: 'job',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ParaItemId } from './ids';
+import { ParaItemId, TenantId, idSchema } from './ids';
 import { Timestamp, text } from './common';
 import { ParaCategory } from './graph-views';
 
@@ -65,3 +65,43 @@ export const ParaItemList = z.object({ data: z.array(ParaItem) }).meta({ id: 'Pa
 export const ParaTree = z
   .object({ categories: z.array(z.object({ category: ParaCategory, items: z.array(ParaItem) })) })
   .meta({ id: 'ParaTree' });
+
+export const ParaJobId = idSchema('paraJob').meta({ description: 'Reclassification job identifier, e.g. job_01jd…' });
+
+/**
+ * A background reclassification job: scores orphan nodes against PARA items and assigns
+ * the ones at or above the threshold. `queued` orphans were counted when it started;
+ * `done` have been scored; `assigned` were assigned by it.
+ */
+export const ParaJob = z
+  .object({
+    id: ParaJobId,
+    kind: z.enum(['item_created', 'match', 'rescan']),
+    para_item_id: ParaItemId.nullable().meta({ description: 'The item matched; null for a rescan' }),
+    status: z.enum(['queued', 'running', 'done', 'failed']),
+    queued: z.number().int(),
+    done: z.number().int(),
+    assigned: z.number().int(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'ParaJob' });
+export type ParaJob = z.infer<typeof ParaJob>;
+
+export const RescanAccepted = z
+  .object({
+    queued: z.number().int().meta({ description: 'Orphan nodes queued for reclassification' }),
+    job_id: ParaJobId.meta({ description: 'Extension: follow it at GET /para/jobs/{id}' }),
+  })
+  .meta({ id: 'RescanAccepted' });
+
+/** `kg.para.jobs.v1`: a job to run, keyed by tenant; the consumer resumes it from its record. */
+export const ParaJobEvent = z.object({
+  id: z.string(),
+  type: z.literal('job.queued'),
+  tenant_id: TenantId,
+  occurred_at: z.iso.datetime(),
+  data: z.object({ job_id: ParaJobId }),
+});
+export type ParaJobEvent = z.infer<typeof ParaJobEvent>;

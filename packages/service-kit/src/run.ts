@@ -22,6 +22,8 @@ export interface RunOptions {
   createModule: () => Promise<ServiceModule>;
   port: number;
   host: string;
+  /** Port of the separate /metrics listener (METRICS_PORT). */
+  metricsPort: number;
   /** Checks the internal token of each call (the public keys of the services). */
   verifier: InternalTokenVerifier;
   shutdownGraceMs?: number;
@@ -45,7 +47,14 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
   const module = await opts.createModule();
   await module.start();
   await opts.bus?.start();
-  const http = await serveService({ module, port: opts.port, host: opts.host, verifier: opts.verifier, logger });
+  const http = await serveService({
+    module,
+    port: opts.port,
+    host: opts.host,
+    metricsPort: opts.metricsPort,
+    verifier: opts.verifier,
+    logger,
+  });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

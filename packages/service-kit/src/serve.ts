@@ -5,27 +5,31 @@ import type { InternalTokenVerifier } from '@kg/tokens';
 import type { Logger } from '@kg/logger';
 import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
-import { createMetrics } from './metrics';
+import { createMetrics, serveMetrics } from './metrics';
 
 export interface ServeOptions {
   module: ServiceModule;
   port: number;
   host?: string;
+  /** Port of the separate /metrics listener (METRICS_PORT; 0 picks a free one). */
+  metricsPort: number;
   verifier: InternalTokenVerifier;
   logger: Logger;
 }
 
 /**
  * Serves one service standalone: tRPC at /trpc behind internal-token authentication,
- * plus /healthz, /readyz and /metrics (Prometheus). Requests without a valid internal token answer 401.
+ * plus /healthz and /readyz; /metrics (Prometheus) on its own port (`metricsPort`).
+ * Requests without a valid internal token answer 401.
  */
-export async function serveService(opts: ServeOptions): Promise<{ server: Server; close(): Promise<void> }> {
+export async function serveService(
+  opts: ServeOptions,
+): Promise<{ server: Server; metricsPort: number; close(): Promise<void> }> {
   const { module, verifier, logger } = opts;
   const app = express();
   app.disable('x-powered-by');
   const metrics = createMetrics(module.name);
   app.use(metrics.middleware);
-  metrics.mount(app);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: module.name });
   });
@@ -71,9 +75,14 @@ export async function serveService(opts: ServeOptions): Promise<{ server: Server
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
   });
-  logger.info({ port: opts.port }, `${module.name} service listening`);
+  const metricsServer = await serveMetrics(metrics.registry, opts.metricsPort, opts.host ?? '0.0.0.0');
+  logger.info({ port: opts.port, metricsPort: metricsServer.port }, `${module.name} service listening`);
   return {
     server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    metricsPort: metricsServer.port,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await metricsServer.close();
+    },
   };
 }

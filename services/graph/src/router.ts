@@ -4,6 +4,7 @@ import type { ViewContext } from './domain/views';
 import * as assignments from './procedures/assignments';
 import * as links from './procedures/links';
 import * as nodes from './procedures/nodes';
+import * as reclassify from './procedures/reclassify';
 import * as views from './procedures/views';
 
 /** graphRouter: nodes, links, related nodes, graph views and health. */
@@ -18,5 +19,10 @@ export const createGraphRouter = (ctx: ViewContext) =>
     },
     links: { replace: links.replace(ctx), related: links.relatedTo(ctx) },
     views: { seed: views.seed(ctx), neighbors: views.neighbors(ctx), health: views.health(ctx) },
-    assignments: { archiveItem: assignments.archiveItem(ctx), restoreItem: assignments.restoreItem(ctx) },
+    assignments: {
+      archiveItem: assignments.archiveItem(ctx),
+      restoreItem: assignments.restoreItem(ctx),
+      autoAssign: reclassify.autoAssign(ctx),
+    },
+    reclassify: { orphans: reclassify.orphans(ctx), count: reclassify.count(ctx) },
   });

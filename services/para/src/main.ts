@@ -1,6 +1,7 @@
 import { graphApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
-import { openDatabase } from '@kg/db';
+import { createKafkaBus, kafkaConnection } from '@kg/bus';
+import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -13,7 +14,8 @@ try {
   const logger = createLogger('para', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.
   const internal = await createInternalTokens('para', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
-  const database = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase(postgresOptions(config));
+  const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'para', logger });
   const graph = connectService('para', 'graph', graphApi, {
     kind: 'http',
     url: `${config.GRAPH_URL}/trpc`,
@@ -24,10 +26,12 @@ try {
     argv: process.argv.slice(2),
     logger,
     database,
+    bus,
     migrations: paraMigrations,
-    createModule: () => createParaModule({ database, logger, graph }),
+    createModule: () => createParaModule({ database, bus, logger, graph }),
     port: config.PORT,
     host: config.HOST,
+    metricsPort: config.METRICS_PORT,
     verifier: internal.verifier,
   });
 } catch (err) {

@@ -1,12 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import type { graphApi } from '@kg/contracts';
+import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
+import { subscribeJobs } from './consumers/jobs';
 import { retryPendingAssociations } from './domain/associations';
 import type { ParaContext } from './domain/context';
+import { requeueStaleJobs } from './domain/jobs';
+import { keywordScorer } from './domain/scorer';
 import { createParaRouter } from './router';
+import { outbox } from './store/schema';
 
 export const paraMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -15,33 +20,57 @@ export const paraMigrations = {
 
 export interface ParaDeps {
   database: Database;
+  bus: EventBus;
   logger: Logger;
-  /** The graph service, which owns the node↔item associations. */
+  /** The graph service, which owns the node↔item associations and scores orphans. */
   graph: ServiceHandle<typeof graphApi>;
-  /** How often pending association commands are retried (default 5 s). */
-  associationsRetryMs?: number;
+  /** How often pending association commands are retried and stale jobs re-queued (default 5 s). */
+  sweepMs?: number;
+  outboxPollMs?: number;
 }
 
-/** The PARA service as a mountable module: router plus the association sweeper. */
-export async function createParaModule(deps: ParaDeps): Promise<ServiceModule & { ctx: ParaContext }> {
-  const ctx: ParaContext = { db: deps.database.db, graph: deps.graph, logger: deps.logger, now: () => new Date() };
+/** The PARA service as a mountable module: router, job consumer, outbox relay and the sweeper. */
+export async function createParaModule(
+  deps: ParaDeps,
+): Promise<ServiceModule & { ctx: ParaContext; flushEvents(): Promise<number> }> {
+  const relay = createOutboxRelay({
+    db: deps.database.db,
+    table: outbox,
+    bus: deps.bus,
+    logger: deps.logger,
+    ...(deps.outboxPollMs ? { pollMs: deps.outboxPollMs } : {}),
+  });
+  const ctx: ParaContext = {
+    db: deps.database.db,
+    graph: deps.graph,
+    scorer: keywordScorer(deps.graph),
+    logger: deps.logger,
+    now: () => new Date(),
+    afterCommit: () => relay.wake(),
+  };
+  await subscribeJobs(deps.bus, ctx);
   let timer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    sweeping = retryPendingAssociations(ctx).catch((err) => deps.logger.warn({ err }, 'association sweep failed'));
+    sweeping = Promise.all([retryPendingAssociations(ctx), requeueStaleJobs(ctx)]).catch((err) =>
+      deps.logger.warn({ err }, 'para sweep failed'),
+    );
   };
   return {
     name: 'para',
     ctx,
     router: createParaRouter(ctx),
     start: async () => {
-      timer = setInterval(sweep, deps.associationsRetryMs ?? 5000);
+      relay.start();
+      timer = setInterval(sweep, deps.sweepMs ?? 5000);
       timer.unref();
     },
     stop: async () => {
       if (timer) clearInterval(timer);
       await sweeping;
+      await relay.stop();
     },
     ready: () => deps.database.ping(),
+    flushEvents: () => relay.flush(),
   };
 }

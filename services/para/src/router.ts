@@ -2,6 +2,7 @@ import { paraApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
 import type { ParaContext } from './domain/context';
 import * as items from './procedures/items';
+import * as jobs from './procedures/jobs';
 import { resolveItems } from './procedures/resolve-items';
 
 /** paraRouter: PARA items, their lifecycle, and the lookups other services make. */
@@ -18,5 +19,8 @@ export const createParaRouter = (ctx: ParaContext) =>
       undoComplete: items.undoComplete(ctx),
       archive: items.archive(ctx),
       unarchive: items.unarchive(ctx),
+      match: items.match(ctx),
     },
+    rescan: jobs.rescan(ctx),
+    jobs: { get: jobs.get(ctx) },
   });

@@ -73,6 +73,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   let paraToGraph: ServiceHandle<typeof graphApi> | null = null;
   const para = await createParaModule({
     database,
+    bus,
     logger: child('para'),
     graph: { service: 'graph', as: (identity) => paraToGraph!.as(identity) },
   });

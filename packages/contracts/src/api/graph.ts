@@ -16,6 +16,23 @@ import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from 
 
 const ParaItemRef = z.object({ para_item_id: text({ max: 64 }) });
 
+/** What a reclassification scores against: an item's id and its label and description. */
+const ScoringItem = z.object({ id: text({ max: 64 }), text: text({ max: 5300 }) });
+export const OrphanPageInput = z.object({
+  after: text({ max: 64 }).nullable(),
+  limit: z.number().int().min(1).max(1000),
+  items: z.array(ScoringItem).min(1).max(500),
+});
+export const OrphanPage = z.object({
+  nodes: z.array(z.object({ id: z.string(), para_item_id: z.string().nullable(), score: z.number() })),
+  next: z.string().nullable(),
+});
+export const AutoAssignInput = z.object({
+  assignments: z
+    .array(z.object({ node_id: text({ max: 64 }), para_item_id: text({ max: 64 }), score: z.number() }))
+    .max(1000),
+});
+
 /** The graph service's tRPC contract. */
 export const graphApi = {
   nodes: {
@@ -47,5 +64,13 @@ export const graphApi = {
   assignments: {
     archiveItem: mutation('tenant', ParaItemRef, z.object({ archived: z.number().int() }), ['para']),
     restoreItem: mutation('tenant', ParaItemRef, z.object({ restored: z.number().int() }), ['para']),
+    /** Automatic assignments of reclassification; a node that holds any link already is left alone. */
+    autoAssign: mutation('tenant', AutoAssignInput, z.object({ assigned: z.number().int() }), ['para']),
+  },
+  /** Reclassification reads: the tenant's never-assigned nodes, scored by the keyword engine. */
+  reclassify: {
+    /** A mutation only because its input (item texts) is too large for a GET; it changes nothing. */
+    orphans: mutation('tenant', OrphanPageInput, OrphanPage, ['para']),
+    count: query('tenant', z.object({}), z.object({ count: z.number().int() }), ['para']),
   },
 } as const;

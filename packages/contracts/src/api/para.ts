@@ -7,8 +7,10 @@ import {
   ListParaQuery,
   ParaItem,
   ParaItemList,
+  ParaJob,
   ParaStatus,
   ParaTree,
+  RescanAccepted,
   UpdateParaItemInput,
 } from '../para';
 
@@ -31,5 +33,12 @@ export const paraApi = {
     undoComplete: mutation('tenant', ById, ParaItem, ['gateway']),
     archive: mutation('tenant', ById, ParaItem, ['gateway']),
     unarchive: mutation('tenant', ById, ParaItem, ['gateway']),
+    /** Starts a job matching the tenant's orphan nodes against this item. */
+    match: mutation('tenant', ById, ParaJob, ['gateway']),
+  },
+  /** Starts a job re-classifying every orphan node against the active items. */
+  rescan: mutation('tenant', z.object({}), RescanAccepted, ['gateway']),
+  jobs: {
+    get: query('tenant', ById, ParaJob, ['gateway']),
   },
 } as const;

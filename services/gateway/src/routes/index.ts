@@ -25,7 +25,9 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
     }),
     ...nodeRoutes,
     ...graphRoutes,
-    ...paraRoutes,
+    ...paraRoutes({
+      rescan: kv.rateLimiter({ name: 'para-rescan', points: 1, durationSeconds: 300 }),
+    }),
     ...unbuiltRoutes,
   ];
 }

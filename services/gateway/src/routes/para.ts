@@ -5,16 +5,22 @@ import {
   ListParaQuery,
   ParaItem,
   ParaItemList,
+  ParaJob,
   ParaTree,
+  RescanAccepted,
   UpdateParaItemInput,
 } from '@kg/contracts';
+import type { RateLimiter } from '@kg/kv';
 import { defineRoute, ok, type Route } from './route';
 
 const base = { tag: 'PARA', auth: 'required', service: 'para' } as const;
 const item = (description: string) => ({ status: 200, description, schema: ParaItem });
 
-/** PARA items: tree, list, CRUD and lifecycle (SPEC.md section 4). */
-export const paraRoutes: Route[] = [
+/**
+ * PARA items: tree, list, CRUD, lifecycle and reclassification jobs (SPEC.md section 4).
+ * `rescan` allows one rescan per tenant per 5 minutes, counted in the shared kv store.
+ */
+export const paraRoutes = (limits: { rescan: RateLimiter }): Route[] => [
   defineRoute({
     ...base,
     method: 'get',
@@ -127,6 +133,45 @@ export const paraRoutes: Route[] = [
     errors: [404],
     async handle(req, peers) {
       return ok(await peers.para.as(req.identity).items.unarchive({ id: req.params.id }));
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para/rescan',
+    operationId: 'rescanPara',
+    summary: 'Re-classify every orphan node against the active items (once per 5 minutes per tenant)',
+    success: { status: 202, description: 'Queued: the count of orphan nodes and the job', schema: RescanAccepted },
+    errors: [429],
+    async handle(req, peers) {
+      await req.limit([[limits.rescan, req.identity!.tenantId]]);
+      return ok(await peers.para.as(req.identity).rescan({}), 202);
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'post',
+    path: '/para/:id/match',
+    operationId: 'matchParaItem',
+    summary: 'Start a job that assigns matching orphan nodes to this item (409 unless the item is active)',
+    params: ById,
+    success: { status: 202, description: 'The job, queued', schema: ParaJob },
+    errors: [404, 409],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).items.match({ id: req.params.id }), 202);
+    },
+  }),
+  defineRoute({
+    ...base,
+    method: 'get',
+    path: '/para/jobs/:id',
+    operationId: 'getParaJob',
+    summary: 'Progress of a reclassification job (extension)',
+    params: ById,
+    success: { status: 200, description: 'The job', schema: ParaJob },
+    errors: [404],
+    async handle(req, peers) {
+      return ok(await peers.para.as(req.identity).jobs.get({ id: req.params.id }));
     },
   }),
   /** DELETE /para/:id is never allowed: archive instead (SPEC.md). */

@@ -45,11 +45,6 @@ function pending(tag: string, service: keyof GatewayPeers, feature: string, ops:
   );
 }
 
-const para = pending('PARA', 'para', 'PARA reclassification', [
-  { method: 'post', path: '/para/:id/match', operationId: 'matchParaItem', summary: 'Match orphan nodes to this item' },
-  { method: 'post', path: '/para/rescan', operationId: 'rescanPara', summary: 'Re-classify orphan nodes' },
-]);
-
 const captures = pending('Captures', 'captures', 'Captures', [
   {
     method: 'post',
@@ -113,4 +108,4 @@ const search = pending('Search', 'search', 'Context and link suggestions', [
   },
 ]);
 
-export const unbuiltRoutes: Route[] = [...para, ...captures, ...search];
+export const unbuiltRoutes: Route[] = [...captures, ...search];

@@ -48,7 +48,8 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 function context(graph: ServiceHandle<typeof graphApi>, now = () => new Date()): ParaContext {
-  return { db: database.db, graph, logger: createLogger('test', 'silent'), now };
+  const scorer = { method: 'none', count: async () => 0, page: async () => ({ nodes: [], next: null }) };
+  return { db: database.db, graph, scorer, logger: createLogger('test', 'silent'), now, afterCommit: () => {} };
 }
 
 describe('archive propagation to the graph service', () => {

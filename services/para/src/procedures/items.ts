@@ -2,6 +2,7 @@ import type { paraApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
 import type { ParaContext } from '../domain/context';
 import { createItem, getItem, listParaItems, paraTree, toItem } from '../domain/items';
+import { matchItem, startForNewItem } from '../domain/jobs';
 import { archiveItem, completeItem, patchItem, unarchiveItem, undoCompleteItem } from '../domain/lifecycle';
 
 type H = Handlers<typeof paraApi>['items'];
@@ -20,10 +21,14 @@ export const get =
   ({ input, ctx: call }) =>
     getItem(ctx, call.identity.tenantId, input.id);
 
+/** Creates the item, then starts the reclassification of orphan nodes against it. */
 export const create =
   (ctx: ParaContext): H['create'] =>
-  async ({ input, ctx: call }) =>
-    toItem(await createItem(ctx, call.identity.tenantId, input));
+  async ({ input, ctx: call }) => {
+    const item = await createItem(ctx, call.identity.tenantId, input);
+    await startForNewItem(ctx, call.identity, item);
+    return toItem(item);
+  };
 
 export const update =
   (ctx: ParaContext): H['update'] =>
@@ -49,3 +54,8 @@ export const unarchive =
   (ctx: ParaContext): H['unarchive'] =>
   ({ input, ctx: call }) =>
     unarchiveItem(ctx, call.identity, input.id);
+
+export const match =
+  (ctx: ParaContext): H['match'] =>
+  ({ input, ctx: call }) =>
+    matchItem(ctx, call.identity, input.id);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgSchema, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, optionalTimestamp, tenantIdColumn, updatedAt } from '@kg/db';
+import { boolean, index, integer, pgSchema, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, optionalTimestamp, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
 
 export const para = pgSchema('para');
 
@@ -36,3 +36,38 @@ export const items = para.table(
       .where(sql`associations_pending`),
   ],
 );
+
+/**
+ * Background reclassification jobs. The record is the job's state: a consumer that
+ * resumes it (redelivery after a crash, or the start-up sweep) continues after `cursor`.
+ */
+export const jobs = para.table(
+  'jobs',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    kind: text({ enum: ['item_created', 'match', 'rescan'] }).notNull(),
+    /** The item matched (item_created, match); null for a rescan (every active item). */
+    paraItemId: text(),
+    status: text({ enum: ['queued', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('queued'),
+    queued: integer().notNull().default(0),
+    done: integer().notNull().default(0),
+    assigned: integer().notNull().default(0),
+    /** The last node id scored (candidates are walked in id order). */
+    cursor: text(),
+    error: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: optionalTimestamp(),
+  },
+  (t) => [
+    index('jobs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('jobs_unfinished_idx')
+      .on(t.updatedAt)
+      .where(sql`status in ('queued', 'running')`),
+  ],
+);
+
+export const outbox = outboxTable(para);
