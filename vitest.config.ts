@@ -25,9 +25,9 @@ export default defineConfig({
       },
       {
         test: {
-          // Service tests that need real PostgreSQL (GRAPH_TEST_PG_URL), run by npm run test:postgres.
+          // Tests that need real PostgreSQL (GRAPH_TEST_PG_URL), run by npm run test:postgres.
           name: 'postgres',
-          include: ['services/*/src/**/*.postgres.test.ts'],
+          include: ['packages/*/src/**/*.postgres.test.ts', 'services/*/src/**/*.postgres.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

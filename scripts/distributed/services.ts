@@ -6,6 +6,8 @@ export interface ServiceSpec {
   name: string;
   entry: string;
   port: number;
+  /** Its /metrics listener (METRICS_PORT): base port + 50 + the service's offset. */
+  metricsPort: number;
   /** Runs `main.ts migrate` before the first start. */
   migrates: boolean;
   /** Not started with the cluster; only on demand (the replicas of replicas.ts). */
@@ -48,8 +50,15 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
     name,
     entry: `services/${name}/src/main.ts`,
     port: c.basePort + offset,
+    metricsPort: c.basePort + 50 + offset,
     migrates,
-    env: { ...common, INTERNAL_SIGNING_KEY: internalKey(name), PORT: String(c.basePort + offset), ...env },
+    env: {
+      ...common,
+      INTERNAL_SIGNING_KEY: internalKey(name),
+      PORT: String(c.basePort + offset),
+      METRICS_PORT: String(c.basePort + 50 + offset),
+      ...env,
+    },
   });
   return [
     svc('para', 4, true, { GRAPH_URL: url(2) }),
@@ -68,9 +77,11 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       name: 'gateway',
       entry: 'services/gateway/src/main.ts',
       port: c.gatewayPort,
+      metricsPort: c.basePort + 50,
       migrates: false,
       env: {
         PORT: String(c.gatewayPort),
+        METRICS_PORT: String(c.basePort + 50),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         INTERNAL_SIGNING_KEY: internalKey('gateway'),

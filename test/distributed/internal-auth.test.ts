@@ -37,7 +37,10 @@ describe('internal calls', () => {
     const impostor = await (await createInternalTokenSigner('gateway', workerKey)).sign('graph', null);
     expect((await fetch(url, { headers: { 'x-internal-token': impostor } })).status).toBe(401);
     expect((await fetch(`${graph}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${graph}/metrics`)).text()).toContain('kg_http_request_duration_seconds');
+    // Metrics live on their own port; the service port does not serve them.
+    expect((await fetch(`${graph}/metrics`)).status).toBe(404);
+    const metrics = await fetch(`${inject('metricsUrls')['graph']}/metrics`);
+    expect(await metrics.text()).toContain('kg_http_request_duration_seconds');
   });
 
   it('a service calling a procedure its contract does not list is refused with 403, in its own name', async () => {

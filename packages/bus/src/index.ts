@@ -11,4 +11,5 @@ export {
 export { createOutboxRelay, enqueueEvent, newEventId, type OutboxRelay } from './outbox';
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus';
 export { createKafkaDeadLetters, DLQ_TOOL_GROUP, type KafkaDeadLetters } from './kafka-dead-letters';
+export { kafkaConnection, topicsToCreate, type KafkaConnection, type KafkaEnv } from './kafka-options';
 export { handleOnce } from './once';

@@ -2,8 +2,9 @@ import { Kafka, logLevel, type Consumer, type KafkaMessage, type Producer } from
 import { EVENT_SCHEMAS, TOPICS, type Topic } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import { deadLetterTopic, type EventBus, type Subscription } from './port';
+import { topicsToCreate, type KafkaConnection } from './kafka-options';
 
-export interface KafkaBusOptions {
+export interface KafkaBusOptions extends Partial<KafkaConnection> {
   brokers: string[];
   clientId: string;
   logger: Logger;
@@ -24,6 +25,8 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
+    ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
+    ...(opts.sasl ? { sasl: opts.sasl } : {}),
     logLevel: logLevel.NOTHING,
     connectionTimeout: 3000,
     requestTimeout: 10_000,
@@ -50,14 +53,11 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   async function ensureTopics(): Promise<void> {
     await admin.connect();
     const wanted = Object.values(TOPICS).flatMap((t) => [t, deadLetterTopic(t)]);
-    const existing = new Set(await admin.listTopics());
-    const missing = wanted.filter((t) => !existing.has(t));
-    if (missing.length) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions: opts.partitions ?? 3, replicationFactor: 1 })),
-      });
-    }
+    const missing = topicsToCreate(wanted, await admin.listTopics(), {
+      partitions: opts.partitions ?? 3,
+      replicationFactor: opts.replicationFactor ?? 1,
+    });
+    if (missing.length) await admin.createTopics({ waitForLeaders: true, topics: missing });
   }
 
   let stopped = true;

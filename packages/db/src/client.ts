@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
+import type { PoolConfig } from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 
 /** The drizzle database type both adapters satisfy; stores are written against it only. */
@@ -21,7 +23,41 @@ export interface Database {
   migrate(opts: { migrationsFolder: string; schema: string }): Promise<void>;
 }
 
-export type DatabaseOptions = { url: string; poolSize?: number } | { dataDir: string | null };
+export interface PostgresOptions {
+  /** postgres:// URL; `?sslmode=` (and sslrootcert, sslcert, sslkey) choose TLS as pg reads them. */
+  url: string;
+  poolSize?: number;
+  /** PostgreSQL statement_timeout of every pool connection: a longer statement fails. */
+  statementTimeoutMs?: number;
+  /** Limit on opening one connection; beyond it the query that needed it fails. */
+  connectTimeoutMs?: number;
+}
+
+export type DatabaseOptions = PostgresOptions | { dataDir: string | null };
+
+/** The Postgres options of a service's parsed config (packages/config `env.serviceBase`). */
+export const postgresOptions = (c: {
+  DATABASE_URL: string;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+}): PostgresOptions => ({
+  url: c.DATABASE_URL,
+  statementTimeoutMs: c.DATABASE_STATEMENT_TIMEOUT_MS,
+  connectTimeoutMs: c.DATABASE_CONNECT_TIMEOUT_MS,
+});
+
+/**
+ * The pg pool settings for a URL: the URL parsed the way pg parses it (so `sslmode`,
+ * `sslrootcert`… hold), plus the pool size and both timeouts.
+ */
+export function pgPoolConfig(opts: PostgresOptions): PoolConfig {
+  return {
+    ...(parseIntoClientConfig(opts.url) as PoolConfig),
+    max: opts.poolSize ?? 10,
+    statement_timeout: opts.statementTimeoutMs ?? 30_000,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+  };
+}
 
 /**
  * Opens Postgres (`url`, through `pg`) or the embedded PGlite (`dataDir`; null keeps it
@@ -32,7 +68,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const pool = new Pool(pgPoolConfig(opts));
+    // An idle connection that breaks (server restart) must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
     const db = drizzle({ client: pool, casing: 'snake_case' });
     return {
       kind: 'postgres',

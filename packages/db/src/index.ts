@@ -1,4 +1,14 @@
-export { openDatabase, type Database, type DatabaseOptions, type Db, type Tx, type DbOrTx } from './client';
+export {
+  openDatabase,
+  pgPoolConfig,
+  postgresOptions,
+  type PostgresOptions,
+  type Database,
+  type DatabaseOptions,
+  type Db,
+  type Tx,
+  type DbOrTx,
+} from './client';
 export { newId } from './ids';
 export { tenantIdColumn, createdAt, updatedAt, optionalTimestamp, iso, isoOrNull } from './columns';
 export { outboxTable, type OutboxTable } from './outbox';

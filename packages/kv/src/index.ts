@@ -1,6 +1,6 @@
 export type { KvStore, RateLimiter, RateLimitOptions, RateLimitResult } from './port';
 export { createMemoryKv } from './memory';
-export { createRedisKv } from './redis';
+export { createRedisKv, redisOptions, type RedisConnection } from './redis';
 export { wrapLimiter } from './limiter';
 export { guardKv, KV_RETRY_AFTER_SECONDS } from './guard';
 export { createCursorStore, CURSOR_TTL_SECONDS, type CursorStore } from './cursors';

@@ -1,14 +1,42 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { KvStore } from './port';
 import { wrapLimiter } from './limiter';
+
+export interface RedisConnection {
+  /** redis://[user:password@]host:port[/db] or rediss://… (TLS, certificate verified). */
+  url: string;
+  /** Password kept out of the URL (REDIS_PASSWORD); wins over one in the URL. */
+  password?: string | undefined;
+}
+
+/** Maps a Redis URL (and an optional separate password) to ioredis options. */
+export function redisOptions(conn: RedisConnection): RedisOptions {
+  const u = new URL(conn.url);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error('REDIS_URL must be redis:// or rediss://');
+  const options: RedisOptions = {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : 6379,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  };
+  const db = u.pathname.replace(/^\//, '');
+  if (db) options.db = Number(db);
+  if (u.username) options.username = decodeURIComponent(u.username);
+  const password = conn.password ?? (u.password ? decodeURIComponent(u.password) : undefined);
+  if (password) options.password = password;
+  // rediss://: TLS with the system CAs, the host name checked against the certificate.
+  if (u.protocol === 'rediss:') options.tls = { servername: options.host! };
+  return options;
+}
 
 /**
  * Redis kv for the distributed mode: cursors and rate limits are shared by every
  * gateway replica. Keys are namespaced under `kg:`.
  */
-export function createRedisKv(url: string): KvStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+export function createRedisKv(conn: RedisConnection | string): KvStore {
+  const redis = new Redis(redisOptions(typeof conn === 'string' ? { url: conn } : conn));
   redis.on('error', () => {
     // Connection errors surface through ping()/readiness and failed commands; ioredis reconnects itself.
   });

@@ -1,9 +1,13 @@
-import type { Express, NextFunction, Request, Response } from 'express';
+import { createServer, type Server } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type Metrics = ReturnType<typeof createMetrics>;
 
 /**
  * Prometheus metrics for one process: Node's default metrics plus a request-duration
- * histogram labelled by route (never by raw URL, to keep cardinality bounded).
+ * histogram labelled by route (never by raw URL, to keep cardinality bounded). They are
+ * served by `serveMetrics` on a port of their own, never on the public or service port.
  */
 export function createMetrics(service: string) {
   const registry = new Registry();
@@ -26,10 +30,40 @@ export function createMetrics(service: string) {
       });
       next();
     },
-    mount(app: Express) {
-      app.get('/metrics', async (_req, res) => {
-        res.type(registry.contentType).send(await registry.metrics());
-      });
-    },
+  };
+}
+
+export interface MetricsServer {
+  server: Server;
+  /** The port it listens on (the configured one, or the one picked for 0). */
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The metrics listener (METRICS_PORT): `GET /metrics` in the Prometheus text format,
+ * 404 for anything else. Kept off the public port so the Ingress never exposes it.
+ */
+export async function serveMetrics(registry: Registry, port: number, host = '0.0.0.0'): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? '' : text),
+      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

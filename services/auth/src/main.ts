@@ -1,5 +1,5 @@
 import { loadConfig } from '@kg/config';
-import { openDatabase } from '@kg/db';
+import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -23,7 +23,7 @@ try {
     config.MAIL_TRANSPORT === 'smtp'
       ? createSmtpTransport(config.SMTP_URL!, config.MAIL_FROM)
       : createOutboxTransport(config.OUTBOX_DIR!);
-  const database = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase(postgresOptions(config));
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
@@ -40,6 +40,7 @@ try {
       }),
     port: config.PORT,
     host: config.HOST,
+    metricsPort: config.METRICS_PORT,
     verifier: internal.verifier,
   });
 } catch (err) {

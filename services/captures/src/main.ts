@@ -1,5 +1,5 @@
 import { loadConfig } from '@kg/config';
-import { openDatabase } from '@kg/db';
+import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -11,7 +11,7 @@ try {
   const logger = createLogger('captures', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.
   const internal = await createInternalTokens('captures', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
-  const database = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase(postgresOptions(config));
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
@@ -20,6 +20,7 @@ try {
     createModule: () => createCapturesModule({ database, logger }),
     port: config.PORT,
     host: config.HOST,
+    metricsPort: config.METRICS_PORT,
     verifier: internal.verifier,
   });
 } catch (err) {

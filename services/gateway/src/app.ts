@@ -14,7 +14,7 @@ import { requestLogger } from './http/request-log';
 import { mountSignInPage } from './sign-in/page';
 import { buildRoutes } from './routes';
 import { mountDocs } from './openapi/docs';
-import { createMetrics } from '@kg/service-kit';
+import { createMetrics, type Metrics } from '@kg/service-kit';
 
 export interface GatewayDeps {
   config: GatewayHttpConfig;
@@ -23,8 +23,10 @@ export interface GatewayDeps {
   logger: Logger;
   /** Resolves the auth service's public keys to verify access tokens. */
   keys: JWTVerifyGetKey;
-  /** True when every dependency is reachable (GET /readyz). */
+  /** True when the gateway's own dependencies are reachable (GET /readyz); never its peers. */
   ready: () => Promise<boolean>;
+  /** Request metrics, served on the separate METRICS_PORT by the caller (never on this app). */
+  metrics?: Metrics;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -36,9 +38,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(requestLogger(logger, (path) => path === '/healthz' || path === '/readyz'));
-  const metrics = createMetrics('gateway');
-  app.use(metrics.middleware);
-  metrics.mount(app);
+  app.use((deps.metrics ?? createMetrics('gateway')).middleware);
   app.use(helmet());
   app.use(
     cors({

@@ -5,6 +5,8 @@ import { env } from '@kg/config';
 export const gatewayHttpSchema = z.object({
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
+  /** Port of the separate Prometheus /metrics listener (not routed by the ingress). */
+  METRICS_PORT: env.metricsPort(),
   LOG_LEVEL: env.logLevel(),
   /** Dashboard origins allowed by CORS (comma-separated); none by default. */
   CORS_ORIGINS: env.list(),
@@ -30,8 +32,8 @@ export const gatewayConfigSchema = gatewayHttpSchema.extend({
   PARA_URL: env.url(),
   CAPTURES_URL: env.url(),
   SEARCH_URL: env.url(),
-  /** Shared store of rate limits and cursors across gateway replicas. */
-  REDIS_URL: env.url(),
+  /** Shared store of rate limits and cursors across gateway replicas (REDIS_URL, REDIS_PASSWORD). */
+  ...env.redis,
   /** Per-call timeout towards internal services. */
   PEER_TIMEOUT_MS: env.positiveInt(10_000),
 });

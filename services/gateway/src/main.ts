@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '@kg/config';
 import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
-import { failFast } from '@kg/service-kit';
+import { createMetrics, failFast, serveMetrics } from '@kg/service-kit';
 import { createInternalTokenSigner, createJwksCache } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { createGatewayApp } from './app';
@@ -34,24 +34,22 @@ try {
     ]),
   ) as unknown as GatewayPeers;
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
-  const kv = createRedisKv(config.REDIS_URL);
-  const ready = async () => {
-    const checks = await Promise.all([
-      kv.ping(),
-      ...Object.values(urls).map((u) =>
-        fetch(`${u}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      ),
-    ]);
-    return checks.every(Boolean);
-  };
-  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready });
+  const kv = createRedisKv({ url: config.REDIS_URL, password: config.REDIS_PASSWORD });
+  // Ready when its own dependency (Redis: rate limits, cursors) is. Peers are not checked: a
+  // peer that is down turns only its own routes into 503, and the JWKS comes from the auth
+  // peer (cached; unreachable keys answer 503 on the routes that need them).
+  const ready = () => kv.ping();
+  const metrics = createMetrics('gateway');
+  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready, metrics });
   const server: Server = app.listen(config.PORT, config.HOST, () =>
     logger.info({ port: config.PORT }, 'gateway listening'),
   );
-  const shutdown = () => server.close(() => process.exit(0));
+  const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
+  logger.info({ port: metricsServer.port }, 'gateway metrics listening');
+  const shutdown = () =>
+    server.close(() => {
+      void metricsServer.close().then(() => process.exit(0));
+    });
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (err) {

@@ -1,7 +1,7 @@
 import { paraApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
-import { createKafkaBus } from '@kg/bus';
-import { openDatabase } from '@kg/db';
+import { createKafkaBus, kafkaConnection } from '@kg/bus';
+import { openDatabase, postgresOptions } from '@kg/db';
 import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
@@ -14,9 +14,9 @@ try {
   const config = loadConfig('graph', graphConfigSchema);
   const logger = createLogger('graph', config.LOG_LEVEL);
   const internal = await createInternalTokens('graph', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
-  const database = await openDatabase({ url: config.DATABASE_URL });
-  const kv = createRedisKv(config.REDIS_URL);
-  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'graph', logger });
+  const database = await openDatabase(postgresOptions(config));
+  const kv = createRedisKv({ url: config.REDIS_URL, password: config.REDIS_PASSWORD });
+  const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'graph', logger });
   const para = connectService('graph', 'para', paraApi, {
     kind: 'http',
     url: `${config.PARA_URL}/trpc`,
@@ -33,6 +33,7 @@ try {
     createModule: () => createGraphModule({ database, bus, logger, para, kv }),
     port: config.PORT,
     host: config.HOST,
+    metricsPort: config.METRICS_PORT,
     verifier: internal.verifier,
   });
 } catch (err) {

@@ -49,7 +49,8 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     router,
     start: async () => relay.start(),
     stop: () => relay.stop(),
-    ready: () => deps.database.ping(),
+    // Its own dependencies only (database, cursor store); not Kafka (the outbox holds events) nor para.
+    ready: async () => (await Promise.all([deps.database.ping(), deps.kv.ping()])).every(Boolean),
     flushEvents: () => relay.flush(),
   };
 }

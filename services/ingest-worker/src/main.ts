@@ -1,5 +1,5 @@
 import { loadConfig } from '@kg/config';
-import { openDatabase } from '@kg/db';
+import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -15,7 +15,7 @@ try {
     config.INTERNAL_SIGNING_KEY,
     config.INTERNAL_PUBLIC_KEYS,
   );
-  const database = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase(postgresOptions(config));
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
@@ -24,6 +24,7 @@ try {
     createModule: () => createIngestWorkerModule({ database, logger }),
     port: config.PORT,
     host: config.HOST,
+    metricsPort: config.METRICS_PORT,
     verifier: internal.verifier,
   });
 } catch (err) {

@@ -1,6 +1,6 @@
 import { loadConfig } from '@kg/config';
-import { createKafkaBus } from '@kg/bus';
-import { openDatabase } from '@kg/db';
+import { createKafkaBus, kafkaConnection } from '@kg/bus';
+import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -12,8 +12,8 @@ try {
   const logger = createLogger('search', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.
   const internal = await createInternalTokens('search', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
-  const database = await openDatabase({ url: config.DATABASE_URL });
-  const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'search', logger });
+  const database = await openDatabase(postgresOptions(config));
+  const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'search', logger });
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
@@ -30,6 +30,7 @@ try {
       }),
     port: config.PORT,
     host: config.HOST,
+    metricsPort: config.METRICS_PORT,
     verifier: internal.verifier,
   });
 } catch (err) {

@@ -12,11 +12,22 @@ const json = { 'content-type': 'application/json' };
 describe('one-process host', () => {
   it('keeps nodes and API keys across a restart', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-host-'));
-    const config = standaloneConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
+    const config = standaloneConfigSchema.parse({
+      PORT: '0',
+      METRICS_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+    });
     const logger = createLogger('test', 'silent');
 
     const first = await startHost(config, logger);
     const api = (host: typeof first) => `http://127.0.0.1:${host.port}/api/v1`;
+    // /metrics is served on its own port only, never on the public one.
+    expect((await fetch(`http://127.0.0.1:${first.port}/metrics`)).status).toBe(404);
+    const scraped = await fetch(`http://127.0.0.1:${first.metricsPort}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await scraped.text()).toContain('process_cpu_user_seconds_total');
     await fetch(`${api(first)}/auth/magic-link`, {
       method: 'POST',
       headers: json,

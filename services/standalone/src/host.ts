@@ -8,6 +8,7 @@ import { createMemoryKv } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
 import { connectService, type ServiceHandle } from '@kg/trpc';
+import { createMetrics, serveMetrics } from '@kg/service-kit';
 import { createGatewayApp, type GatewayPeers } from '@kg/service-gateway/module';
 import {
   authMigrations,
@@ -26,6 +27,8 @@ import type { StandaloneConfig } from './config';
 export interface Host {
   server: Server;
   port: number;
+  /** Port of the /metrics listener (METRICS_PORT). */
+  metricsPort: number;
   close(): Promise<void>;
 }
 
@@ -106,7 +109,9 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     search: local('gateway', 'search', searchApi, search.router, child('search')),
   };
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
+  const metrics = createMetrics('knowledge-graph');
   const app = createGatewayApp({
+    metrics,
     config,
     peers,
     kv,
@@ -119,13 +124,16 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ port, dataDir }, 'knowledge graph listening (embedded mode)');
+  const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
+  logger.info({ port, metricsPort: metricsServer.port, dataDir }, 'knowledge graph listening (embedded mode)');
 
   return {
     server,
     port,
+    metricsPort: metricsServer.port,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await metricsServer.close();
       for (const m of [...modules].reverse()) await m.stop();
       await bus.stop();
       await kv.close();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startCluster, type Cluster } from '../../../scripts/distributed/cluster';
-import { freePort } from './ports';
+import { freePort, freePortBlock } from './ports';
 
 let cluster: Cluster | null = null;
 let control: Server | null = null;
@@ -20,7 +20,7 @@ export async function setup(project: TestProject) {
   cluster = await startCluster({
     dataDir,
     gatewayPort,
-    basePort: 18200,
+    basePort: await freePortBlock(18200),
     manageInfra: true,
     freshDatabase: true,
     extraEnv: { MAGIC_LINK_PER_IP_PER_HOUR: '1000' },
@@ -55,6 +55,7 @@ export async function setup(project: TestProject) {
   project.provide('secretsPath', secretsPath);
   project.provide('controlUrl', `http://127.0.0.1:${controlPort}`);
   project.provide('serviceUrls', services);
+  project.provide('metricsUrls', Object.fromEntries(c.specs.map((s) => [s.name, `http://127.0.0.1:${s.metricsPort}`])));
   project.provide('kafkaBrokers', c.specs.find((s) => s.name === 'graph')!.env['KAFKA_BROKERS']!);
   // Each service's own internal signing key, so a test can call a service exactly as that service would.
   project.provide(
@@ -72,6 +73,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     controlUrl: string;
     serviceUrls: Record<string, string>;
+    /** Each service's /metrics listener (METRICS_PORT). */
+    metricsUrls: Record<string, string>;
     /** Private internal-token JWK (JSON) of each service, by service name. */
     internalSigningKeys: Record<string, string>;
     kafkaBrokers: string;

@@ -38,6 +38,8 @@ export async function setup(project: TestProject) {
     env: {
       ...process.env,
       PORT: String(port),
+      // Any free port: parallel runs must not collide on the default 9464.
+      METRICS_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',

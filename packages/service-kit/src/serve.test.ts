@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { initTRPC } from '@trpc/server';
+import { createLogger } from '@kg/logger';
+import { serveService } from './serve';
+
+/** A service whose readiness the test flips. */
+let ready = true;
+const module = {
+  name: 'probe',
+  router: initTRPC.create().router({}),
+  start: async () => undefined,
+  stop: async () => undefined,
+  ready: async () => ready,
+};
+
+let served: Awaited<ReturnType<typeof serveService>>;
+let base: string;
+beforeAll(async () => {
+  // Internal-token verification is not exercised here (no /trpc call), so no keys are needed.
+  served = await serveService({
+    module,
+    port: 0,
+    host: '127.0.0.1',
+    metricsPort: 0,
+    logger: createLogger('test', 'silent'),
+  } as unknown as Parameters<typeof serveService>[0]);
+  const address = served.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => served.close());
+
+describe('serveService', () => {
+  it('serves /metrics on the metrics port only: the service port answers 404', async () => {
+    await fetch(`${base}/healthz`);
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    expect(served.metricsPort).toBeGreaterThan(0);
+    const res = await fetch(`http://127.0.0.1:${served.metricsPort}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toContain('# TYPE kg_http_request_duration_seconds histogram');
+    expect(text).toContain('service="probe"');
+    expect((await fetch(`http://127.0.0.1:${served.metricsPort}/healthz`)).status).toBe(404);
+  });
+
+  it('/readyz follows the module’s own readiness', async () => {
+    ready = true;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    ready = false;
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'not ready', service: 'probe' });
+    ready = true;
+  });
+});
