@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { query } from '@kg/contracts';
-import { defineRouter } from '@kg/trpc';
+import { connectService, defineRouter, withRequestId } from '@kg/trpc';
 import { serveService } from './serve';
 
 const contract = {
@@ -51,5 +51,18 @@ describe('a procedure that fails unexpectedly, served over HTTP', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ msg: 'procedure failed', path: 'items.get', requestId: 'req-77' });
     expect((errors[0]!['err'] as Error).stack).toContain('secret_table');
+  });
+
+  it('gets the request id from a client in another process (x-request-id, set by connectService)', async () => {
+    errors.length = 0;
+    const signer = { service: 'gateway', sign: async () => 't' };
+    const client = connectService('gateway', 'probe', contract, {
+      kind: 'http',
+      url: `${base}/trpc`,
+      signer,
+    } as never).as(null);
+    await expect(withRequestId('req-88', () => client.items.get({ id: 'x' }))).rejects.toThrow();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ requestId: 'req-88', caller: 'gateway' });
   });
 });
