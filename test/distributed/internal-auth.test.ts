@@ -10,13 +10,15 @@ async function callAs(
   service: string,
   procedure: string,
   input: unknown,
+  kind: 'query' | 'mutation' = 'mutation',
 ) {
   const token = await signerOf(caller).sign(service, null);
-  const res = await fetch(`${inject('serviceUrls')[service]}/trpc/${procedure}`, {
-    method: 'POST',
-    headers: { 'x-internal-token': token, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
+  const url = `${inject('serviceUrls')[service]}/trpc/${procedure}`;
+  const headers = { 'x-internal-token': token, 'content-type': 'application/json' };
+  const res =
+    kind === 'query'
+      ? await fetch(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+      : await fetch(url, { method: 'POST', headers, body: JSON.stringify(input) });
   const body = (await res.json()) as { error?: { data?: { problem?: { status: number; detail: string } } } };
   return { status: res.status, problem: body.error?.data?.problem };
 }
@@ -60,8 +62,8 @@ describe('internal calls', () => {
       problem: { status: 401 },
     });
     // PARA items are resolved for the graph service only, not the gateway (refused before the identity check).
-    expect((await callAs('gateway', 'para', 'items.resolve', { ids: [] })).status).toBe(403);
-    expect((await callAs('graph', 'para', 'items.resolve', { ids: [] })).problem?.detail).toBe(
+    expect((await callAs('gateway', 'para', 'items.resolve', { ids: [] }, 'query')).status).toBe(403);
+    expect((await callAs('graph', 'para', 'items.resolve', { ids: [] }, 'query')).problem?.detail).toBe(
       'This call needs an identity',
     );
   });
