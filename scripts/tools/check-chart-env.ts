@@ -34,7 +34,7 @@ interface Manifest {
 const EXTERNAL: Record<string, string> = {
   DATABASE_URL: 'postgres://kg:secret@postgres.data:5432/kg',
   REDIS_URL: 'redis://:secret@redis.data:6379/0',
-  INTERNAL_TOKEN_SECRET: 'x'.repeat(48),
+  INTERNAL_SIGNING_KEY: JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'x'.repeat(43), d: 'd'.repeat(43) }),
   API_KEY_PEPPER: 'p'.repeat(48),
   AUTH_SIGNING_KEY: '{"kty":"OKP","crv":"Ed25519","d":"ZA","x":"eA"}',
   SMTP_URL: 'smtps://kg:secret@smtp.example.com:465',

@@ -32,8 +32,13 @@ step() { # step <description> <command…>
     failed=$((failed + 1)); echo "FAIL $what"; echo "$out" | sed 's/^/     /'
   fi
 }
-# The Secrets a values file says exist already (existingSecret: <name>).
-existing() { [[ -z "$1" ]] || sed -n 's/^ *existingSecret: *\([A-Za-z0-9.-]\{1,\}\).*/\1/p' "$1"; }
+# The Secrets a values file says exist already (existingSecret: <name>, and the
+# per-service names under internalKeys.existingSecrets).
+existing() {
+  [[ -z "$1" ]] && return
+  sed -n 's/^ *existingSecret: *\([A-Za-z0-9.-]\{1,\}\).*/\1/p' "$1"
+  sed -n '/^  existingSecrets:/,/^  [a-zA-Z]/s/^    [a-z-]*: *\([A-Za-z0-9.-]\{1,\}\).*/\1/p' "$1"
+}
 render() { # render <kube version> [values file]
   helm template kg "$CHART" --namespace kg --kube-version "$1" ${2:+-f "$2"}
 }
@@ -47,7 +52,7 @@ must_fail() { ! "$@"; }
 defaults_refused() {
   local out
   out=$(service_env "$@" 2>&1) && return 1
-  grep -q 'AUTH_SIGNING_KEY' <<<"$out" && grep -q 'DATABASE_URL' <<<"$out"
+  grep -q 'AUTH_SIGNING_KEY' <<<"$out" && grep -q 'DATABASE_URL' <<<"$out" && grep -q 'INTERNAL_SIGNING_KEY' <<<"$out"
 }
 
 echo "helm $(helm version --template '{{ .Version }}'), kubeconform $(kubeconform -v), schemas for $KUBE_VERSIONS"
@@ -75,6 +80,9 @@ step "schema rejects negative replicas" must_fail helm lint "$CHART" --set auth.
 step "schema rejects a short pepper" must_fail helm lint "$CHART" --set secrets.apiKeyPepper=short
 step "schema rejects an unknown mail transport" must_fail helm lint "$CHART" --set auth.mail.transport=sendmail
 step "schema rejects a non-postgres URL" must_fail helm lint "$CHART" --set postgres.url=mysql://db/kg
+step "schema rejects a private key among the public keys" must_fail helm lint "$CHART" \
+  --set-json 'internalKeys.publicKeys.graph={"kty":"OKP","crv":"Ed25519","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","d":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}'
+step "schema rejects an unknown service's key" must_fail helm lint "$CHART" --set internalKeys.existingSecrets.mailer=kg-mailer
 step "schema rejects a SASL mechanism without credentials" must_fail helm lint "$CHART" --set kafka.sasl.mechanism=plain
 step "schema rejects an unknown SASL mechanism" must_fail helm lint "$CHART" --set kafka.sasl.mechanism=gssapi
 step "schema rejects replication factor 0" must_fail helm lint "$CHART" --set kafka.replicationFactor=0

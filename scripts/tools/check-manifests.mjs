@@ -58,6 +58,7 @@ function checkPod(owner, spec) {
 }
 
 // Every component: a Deployment and a Service, labelled with its component.
+const signingKeyRefs = new Map();
 for (const [c, port] of Object.entries(COMPONENTS)) {
   const deployment = of('Deployment').find((d) => component(d) === c);
   const service = of('Service').find((s) => component(s) === c);
@@ -85,7 +86,15 @@ for (const [c, port] of Object.entries(COMPONENTS)) {
     secrets.includes('DATABASE_URL') === wantsDatabase,
     `${c}: DATABASE_URL ${wantsDatabase ? 'given' : 'not given'}`,
   );
-  expect(secrets.includes('INTERNAL_TOKEN_SECRET'), `${c}: INTERNAL_TOKEN_SECRET given`);
+  // Its own internal signing key, from a Secret key no other component reads.
+  const own = secretRefs(main).find(([env]) => env === 'INTERNAL_SIGNING_KEY')?.[1];
+  expect(own, `${c}: INTERNAL_SIGNING_KEY given`);
+  if (own) {
+    const ref = `${own.name}/${own.key}`;
+    expect(!signingKeyRefs.has(ref), `${c}: INTERNAL_SIGNING_KEY ${ref} is ${signingKeyRefs.get(ref)}'s too`);
+    signingKeyRefs.set(ref, c);
+  }
+  expect(!secrets.includes('INTERNAL_TOKEN_SECRET'), `${c}: no shared INTERNAL_TOKEN_SECRET`);
   for (const only of ['AUTH_SIGNING_KEY', 'API_KEY_PEPPER', 'SMTP_URL'])
     expect(secrets.includes(only) === (c === 'auth'), `${c}: ${only} ${c === 'auth' ? 'given' : 'withheld'}`);
   expect(
@@ -130,7 +139,10 @@ for (const service of of('Service')) {
 }
 const gatewayService = of('Service').find((s) => component(s) === 'gateway');
 for (const ingress of of('Ingress')) {
-  const backends = [ingress.spec.defaultBackend, ...ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend))]
+  const backends = [
+    ingress.spec.defaultBackend,
+    ...ingress.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend)),
+  ]
     .filter(Boolean)
     .map((b) => b.service);
   for (const b of backends) {
@@ -192,6 +204,19 @@ if (job) {
   const want = ['auth', 'para', 'graph', 'search'].map((s) => `services/${s}/src/main.ts migrate`);
   expect(steps.join() === want.join(), `migrations run ${want.join(', ')} in order (got ${steps.join(', ')})`);
   checkPod(job, job.spec.template.spec);
+  for (const c of job.spec.template.spec.initContainers) {
+    const service = c.name.replace(/^migrate-/, '');
+    const key = secretRefs(c).find(([env]) => env === 'INTERNAL_SIGNING_KEY')?.[1];
+    const deployed = of('Deployment')
+      .find((d) => component(d) === service)
+      ?.spec.template.spec.containers[0].env?.find((e) => e.name === 'INTERNAL_SIGNING_KEY')?.valueFrom?.secretKeyRef;
+    expect(
+      key &&
+        (key.key === `internal-signing-key-${service}` ||
+          (deployed && key.name === deployed.name && key.key === deployed.key)),
+      `migrations ${c.name}: INTERNAL_SIGNING_KEY is ${service}'s own`,
+    );
+  }
   for (const c of job.spec.template.spec.initContainers)
     for (const [env, ref] of secretRefs(c)) {
       const hookSecret = of('Secret').find((s) => s.metadata.name === ref.name);

@@ -138,11 +138,51 @@ the hook-only Secret <fullname>-migrations (same data, deleted once the hooks su
 
 {{/* Data of the chart-managed app Secret (when secrets.existingSecret is empty). */}}
 {{- define "kg.secretData" -}}
-INTERNAL_TOKEN_SECRET: {{ .Values.secrets.internalTokenSecret | b64enc | quote }}
 API_KEY_PEPPER: {{ .Values.secrets.apiKeyPepper | b64enc | quote }}
 AUTH_SIGNING_KEY: {{ .Values.secrets.authSigningKey | b64enc | quote }}
 {{- with .Values.secrets.smtpUrl }}
 SMTP_URL: {{ . | b64enc | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+A service's own internal signing key (INTERNAL_SIGNING_KEY): its private Ed25519 JWK, from
+its own Secret and no other service's. Call with (dict "root" $ "component" "<service>"
+"hook" <bool>). internalKeys.existingSecrets.<service> names an existing Secret (key
+INTERNAL_SIGNING_KEY); otherwise the chart's <fullname>-<service>-internal-key, or for the
+migrations hook the key internal-signing-key-<service> of the hook-only Secret.
+*/}}
+{{- define "kg.internalKeyEnv" -}}
+{{- $existing := index (.root.Values.internalKeys.existingSecrets | default dict) .component }}
+- name: INTERNAL_SIGNING_KEY
+  valueFrom:
+    secretKeyRef:
+      {{- if $existing }}
+      name: {{ $existing }}
+      key: INTERNAL_SIGNING_KEY
+      {{- else if .hook }}
+      name: {{ include "kg.fullname" .root }}-migrations
+      key: internal-signing-key-{{ .component }}
+      {{- else }}
+      name: {{ include "kg.componentName" . }}-internal-key
+      key: INTERNAL_SIGNING_KEY
+      {{- end }}
+{{- end }}
+
+{{/* The chart-managed private key of one service (empty when it comes from an existing Secret). */}}
+{{- define "kg.internalKeyValue" -}}
+{{- if not (index (.root.Values.internalKeys.existingSecrets | default dict) .component) }}
+{{- index (.root.Values.internalKeys.signingKeys | default dict) .component | default "" }}
+{{- end }}
+{{- end }}
+
+{{/* Hook-Secret data: the private keys of the services whose migrations the hook runs. */}}
+{{- define "kg.internalKeysHookData" -}}
+{{- range $service := list "auth" "para" "graph" "search" }}
+{{- $ctx := dict "root" $ "component" $service }}
+{{- if not (index ($.Values.internalKeys.existingSecrets | default dict) $service) }}
+internal-signing-key-{{ $service }}: {{ include "kg.internalKeyValue" $ctx | b64enc | quote }}
+{{- end }}
 {{- end }}
 {{- end }}
 
@@ -198,6 +238,7 @@ KAFKA_SASL_PASSWORD: {{ .Values.kafka.sasl.password | b64enc | quote }}
 {{- define "kg.configData" -}}
 HOST: "0.0.0.0"
 LOG_LEVEL: {{ .Values.config.logLevel | quote }}
+INTERNAL_PUBLIC_KEYS: {{ .Values.internalKeys.publicKeys | default dict | toJson | quote }}
 KAFKA_BROKERS: {{ .Values.kafka.brokers | quote }}
 KAFKA_REPLICATION_FACTOR: {{ .Values.kafka.replicationFactor | int64 | quote }}
 KAFKA_SSL: {{ ternary "true" "false" (or .Values.kafka.tls.enabled (not (empty .Values.kafka.tls.ca))) | quote }}

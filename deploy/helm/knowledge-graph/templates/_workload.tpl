@@ -29,6 +29,7 @@ spec:
       annotations:
         checksum/config: {{ include "kg.configData" $root | sha256sum }}
         checksum/secrets: {{ print (include "kg.secretData" $root) (include "kg.connectionsData" $root) | sha256sum }}
+        checksum/internal-key: {{ include "kg.internalKeyValue" . | sha256sum }}
         {{- if $root.Values.metrics.podAnnotations }}
         prometheus.io/scrape: "true"
         prometheus.io/path: /metrics

@@ -1,7 +1,7 @@
 {{/* The auth service's own env: the only holder of the signing key, the pepper and SMTP credentials. */}}
 {{- define "kg.auth.env" -}}
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
-{{ include "kg.secretEnv" (dict "root" .root "key" "INTERNAL_TOKEN_SECRET" "hook" .hook) }}
+{{ include "kg.internalKeyEnv" (dict "root" .root "component" "auth" "hook" .hook) }}
 {{ include "kg.secretEnv" (dict "root" .root "key" "AUTH_SIGNING_KEY" "hook" .hook) }}
 {{ include "kg.secretEnv" (dict "root" .root "key" "API_KEY_PEPPER" "hook" .hook) }}
 {{ include "kg.secretEnv" (dict "root" .root "key" "SMTP_URL" "hook" .hook) }}

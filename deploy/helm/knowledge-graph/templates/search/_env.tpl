@@ -2,5 +2,5 @@
 {{- define "kg.search.env" -}}
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
 {{- include "kg.kafkaEnv" . }}
-{{ include "kg.secretEnv" (dict "root" .root "key" "INTERNAL_TOKEN_SECRET" "hook" .hook) }}
+{{ include "kg.internalKeyEnv" (dict "root" .root "component" "search" "hook" .hook) }}
 {{- end }}
