@@ -43,6 +43,15 @@ describe('npm run dlq (embedded mode: files under DATA_DIR)', () => {
     expect(await store.list()).toEqual([]);
   });
 
+  it("reads the services' Kafka settings: brokers optional (none = embedded), SASL checked", () => {
+    expect(dlqConfigSchema.parse({}).KAFKA_BROKERS).toEqual([]);
+    expect(dlqConfigSchema.parse({ KAFKA_BROKERS: 'a:9092,b:9092', KAFKA_SSL: 'true' })).toMatchObject({
+      KAFKA_BROKERS: ['a:9092', 'b:9092'],
+      KAFKA_SSL: true,
+    });
+    expect(dlqConfigSchema.safeParse({ KAFKA_BROKERS: 'a:9092', KAFKA_SASL_MECHANISM: 'plain' }).success).toBe(false);
+  });
+
   it('refuses an unknown action or topic with the usage (exit 2)', async () => {
     for (const argv of [
       [],

@@ -2,16 +2,20 @@ import path from 'node:path';
 import { z } from 'zod';
 import { env } from '@kg/config';
 import { TOPICS } from '@kg/contracts';
-import { createFileDeadLetterStore, createKafkaDeadLetters, type DeadLetter } from '@kg/bus';
+import { createFileDeadLetterStore, createKafkaDeadLetters, kafkaConnection, type DeadLetter } from '@kg/bus';
 
 /**
  * Env of `npm run dlq`. With KAFKA_BROKERS it works on `<topic>.dlq` in Kafka (the
  * distributed mode); without, on the embedded server's files under DATA_DIR.
  */
-export const dlqConfigSchema = z.object({
-  DATA_DIR: z.string().min(1).default('./data'),
-  KAFKA_BROKERS: env.list(),
-});
+export const dlqConfigSchema = z
+  .object({
+    DATA_DIR: z.string().min(1).default('./data'),
+    // The services' Kafka settings (TLS, SASL), with the brokers optional: none means embedded.
+    ...env.kafka,
+    KAFKA_BROKERS: env.list(),
+  })
+  .superRefine(env.checkKafka);
 export type DlqConfig = z.infer<typeof dlqConfigSchema>;
 
 export const USAGE = `usage: npm run dlq -- <list|replay|drop> <topic>
@@ -41,7 +45,7 @@ interface Letters {
 
 function open(config: DlqConfig): Letters {
   if (config.KAFKA_BROKERS.length) {
-    const kafka = createKafkaDeadLetters({ brokers: config.KAFKA_BROKERS });
+    const kafka = createKafkaDeadLetters(kafkaConnection(config));
     return { where: `Kafka (${config.KAFKA_BROKERS.join(',')})`, ...kafka };
   }
   const dir = path.resolve(config.DATA_DIR, 'dead-letters');
