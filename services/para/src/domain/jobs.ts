@@ -16,7 +16,7 @@ import type { ScoringItem } from './scorer';
  */
 export const THRESHOLD = 0.3;
 /** Candidates per batch: one scoring call, one assignment write, one progress update. */
-export const BATCH = 200;
+export const BATCH = 50;
 
 export const toJob = (j: JobRow): ParaJob => ({
   id: j.id,
