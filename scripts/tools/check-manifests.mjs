@@ -27,6 +27,8 @@ const COMPONENTS = {
   'ingest-worker': 3007,
 };
 const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
+// The services that publish or consume on Kafka (their config has KAFKA_BROKERS).
+const KAFKA_CLIENTS = ['graph', 'para', 'search'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
 const name = (o) => `${o.kind}/${o.metadata.name}`;
@@ -126,8 +128,8 @@ for (const deployment of of('Deployment')) {
   if (config.KAFKA_SASL_MECHANISM)
     for (const env of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'])
       expect(
-        secrets.includes(env) === ['graph', 'search'].includes(c),
-        `${c}: ${env} only for graph and search (the Kafka clients)`,
+        secrets.includes(env) === KAFKA_CLIENTS.includes(c),
+        `${c}: ${env} only for ${KAFKA_CLIENTS.join(', ')} (the Kafka clients)`,
       );
   if (secrets.includes('REDIS_PASSWORD')) expect(['gateway', 'graph'].includes(c), `${c}: REDIS_PASSWORD withheld`);
 }
