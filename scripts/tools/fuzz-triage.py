@@ -24,6 +24,7 @@ import json
 import re
 import shlex
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ class Rule:
     documented: bool
     response_matches: re.Pattern[str] | None
     hits: int = 0
+    operations_hit: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -282,6 +284,7 @@ def main() -> int:
         rule = next((r for r in rules if matches(r, failure, docs)), None)
         if rule is not None:
             rule.hits += 1
+            rule.operations_hit[failure.operation] += 1
             accepted += 1
             continue
         key = (failure.check, failure.operation, failure.status)
@@ -309,7 +312,8 @@ def main() -> int:
         f"{sum(g.count for g in real)} not accepted in {len(real)} distinct failures",
     ]
     for rule in rules:
-        lines.append(f"  baseline {rule.id}: {rule.hits} matched" + ("" if rule.hits else " (unused in this run)"))
+        where = ", ".join(f"{op} {n}" for op, n in sorted(rule.operations_hit.items()))
+        lines.append(f"  baseline {rule.id}: {rule.hits} matched" + (f" ({where})" if rule.hits else " (unused in this run)"))
     if errors:
         lines.append(f"errors ({len(errors)}): the run could not test everything")
         for error in errors:
@@ -337,7 +341,7 @@ def main() -> int:
         json.dumps(
             {
                 "generated": cases.get("generated"),
-                "accepted": {rule.id: rule.hits for rule in rules},
+                "accepted": {rule.id: dict(rule.operations_hit) for rule in rules},
                 "errors": errors,
                 "failures": [
                     {
