@@ -17,7 +17,15 @@ export async function startEmbedded(): Promise<Target> {
   const child: ChildProcess = spawn('npm', ['start'], {
     detached: true,
     stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      // A free port for /metrics too: the default 9464 may be taken by another server.
+      METRICS_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {

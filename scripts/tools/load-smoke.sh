@@ -43,7 +43,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "load-smoke: starting the embedded server on $BASE_URL (DATA_DIR=$DATA_DIR)"
-PORT="$PORT" HOST=127.0.0.1 DATA_DIR="$DATA_DIR" LOG_LEVEL=warn setsid npm start >"$LOG" 2>&1 &
+PORT="$PORT" METRICS_PORT=0 HOST=127.0.0.1 DATA_DIR="$DATA_DIR" LOG_LEVEL=warn setsid npm start >"$LOG" 2>&1 &
 SERVER=$!
 
 for i in $(seq 1 120); do
