@@ -1,5 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +94,15 @@ async function createDatabase(adminUrl: string, name: string) {
   await client.end();
 }
 
+/** Whether nothing listens on 127.0.0.1:port (a leftover process would answer /readyz in the new one's place). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 async function waitReady(url: string, timeoutMs: number, child: ChildProcess, name: string, log: string) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -167,6 +177,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     if (!spec) throw new Error(`unknown service ${name}`);
     const current = children.get(name);
     if (current && current.exitCode === null && current.signalCode === null) return;
+    for (const port of [spec.port, spec.metricsPort])
+      if (!(await portFree(port)))
+        throw new Error(`${name}: port ${port} is taken (a process of an earlier cluster still running?)`);
     const { child, log } = run(spec, []);
     children.set(name, child);
     await waitReady(`http://127.0.0.1:${spec.port}`, 60_000, child, name, log);
@@ -183,9 +196,20 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     children.delete(name);
   };
 
-  for (const spec of specs) if (spec.migrates) await migrate(spec);
-  await Promise.all(specs.filter((s) => s.name !== 'gateway' && !s.optional).map((s) => start(s.name)));
-  await start('gateway');
+  try {
+    for (const spec of specs) if (spec.migrates) await migrate(spec);
+    const started = await Promise.allSettled(
+      specs.filter((s) => s.name !== 'gateway' && !s.optional).map((s) => start(s.name)),
+    );
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    await start('gateway');
+  } catch (err) {
+    // Leave nothing running: orphans would hold the ports and answer for the next cluster.
+    await Promise.all([...children.keys()].map((n) => stop(n)));
+    combined.end();
+    throw err;
+  }
 
   return {
     gatewayUrl: `http://127.0.0.1:${opts.gatewayPort}`,
