@@ -16,7 +16,7 @@
 #   npm run fuzz:api                       # about 5 minutes on 2 cores
 #   FUZZ_MAX_TIME=60 npm run fuzz:api      # a shorter budget
 #
-# Settings (environment): FUZZ_MAX_TIME (seconds of fuzzing, 240), FUZZ_SEED (20261123),
+# Settings (environment): FUZZ_MAX_TIME (seconds of fuzzing, 240, at most 840), FUZZ_SEED (20261123),
 # FUZZ_WORKERS (2), FUZZ_RESULTS_DIR (fuzz-results), FUZZ_LOG_LEVEL (server log level, warn),
 # FUZZ_PORT (a free port), FUZZ_ST_ARGS (extra `st run` arguments, e.g. "--include-path-regex ^/nodes").
 set -euo pipefail
@@ -25,6 +25,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$ROOT/scripts/tools"
 cd "$ROOT"
 MAX_TIME="${FUZZ_MAX_TIME:-240}"
+# The access token lives 15 minutes; a longer run would end up testing 401s.
+[[ "$MAX_TIME" =~ ^[0-9]+$ && $MAX_TIME -ge 1 && $MAX_TIME -le 840 ]] ||
+  { echo "fuzz-api: FUZZ_MAX_TIME must be 1 to 840 seconds (the access token lives 15 minutes)" >&2; exit 2; }
 SEED="${FUZZ_SEED:-20261123}"
 WORKERS="${FUZZ_WORKERS:-2}"
 RESULTS="$(mkdir -p "${FUZZ_RESULTS_DIR:-fuzz-results}" && cd "${FUZZ_RESULTS_DIR:-fuzz-results}" && pwd)"
@@ -59,7 +62,6 @@ say "$("$VENV/bin/st" --version)"
 PORT="${FUZZ_PORT:-$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 BASE_URL="http://127.0.0.1:$PORT"
 API="$BASE_URL/api/v1"
-DATA_DIR="$(mktemp -d)"
 LOG="$RESULTS/server.log"
 SERVER=""
 # Clear the previous run's reports, but only in a directory this script made (marker file).
@@ -69,6 +71,7 @@ if [[ -n "$(ls -A "$RESULTS")" && ! -f "$RESULTS/.fuzz-api" ]]; then
 fi
 find "$RESULTS" -mindepth 1 -delete
 touch "$RESULTS/.fuzz-api"
+DATA_DIR="$(mktemp -d)"
 
 stop_server() {
   [[ -n "$SERVER" ]] || return 0
