@@ -27,6 +27,23 @@ describe('the HTTP surface', () => {
     expectProblem(await api('PUT', '/no-such-path', { body: {} }), 404);
   });
 
+  it('answers 400 when an operation that takes a JSON body gets none, and changes nothing', async () => {
+    const node = await api('POST', '/nodes', { auth: s.bearer, body: { title: 'Kept as it is' } });
+    expect(node.status).toBe(201);
+    for (const [method, path] of [
+      ['PATCH', `/nodes/${node.body.id}`],
+      ['POST', '/nodes'],
+      ['PATCH', `/nodes/${node.body.id}/links`],
+      ['POST', '/auth/api-keys'],
+    ] as const) {
+      const p = expectProblem(await api(method, path, { auth: s.bearer }), 400);
+      expect(p.errors, `${method} ${path}`).toEqual([{ path: 'body', message: expect.stringMatching(/required/) }]);
+    }
+    const after = await api('GET', `/nodes/${node.body.id}`, { auth: s.bearer });
+    expect(after.body).toMatchObject({ title: 'Kept as it is', updated_at: node.body.updated_at });
+    expect((await api('PATCH', `/nodes/${node.body.id}`, { auth: s.bearer, body: {} })).status).toBe(200);
+  });
+
   it('rejects unknown query parameters on operations that take none', async () => {
     const p = expectProblem(await api('GET', '/auth/api-keys?debug=1', { auth: s.bearer }), 400);
     expect(p.errors).toEqual([{ path: 'query.debug', message: 'unknown field' }]);

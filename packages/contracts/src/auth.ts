@@ -5,6 +5,8 @@ import { Timestamp, text } from './common';
 export const Email = z
   .email()
   .max(254)
+  // RFC 5321 §4.5.3.1.1: the local part holds at most 64 octets (format: email in the OpenAPI document says so too).
+  .refine((e) => e.slice(0, e.lastIndexOf('@')).length <= 64, 'The part before @ must be at most 64 characters')
   .transform((e) => e.toLowerCase())
   .meta({ example: 'ada@example.com' });
 

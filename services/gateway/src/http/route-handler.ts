@@ -48,8 +48,17 @@ export function routeHandler(
           [group.credential, `${identity.credential.kind}:${identity.credential.id}`],
         ]);
       }
-      if (route.body && req.body === undefined && (req.headers['content-length'] ?? '0') !== '0') {
-        sendProblem(res, problem(415, 'Unsupported media type', 'Send the body as application/json'));
+      if (route.body && req.body === undefined) {
+        // A body was sent in another media type (415), or none at all: every operation that takes a
+        // body requires one (the OpenAPI document says `required: true`), even when all its fields are optional.
+        if (hasBody(req)) sendProblem(res, problem(415, 'Unsupported media type', 'Send the body as application/json'));
+        else
+          sendProblem(
+            res,
+            problem(400, 'Invalid request', 'This operation needs a JSON body', [
+              { path: 'body', message: 'A JSON body is required (send {} to change nothing)' },
+            ]),
+          );
         return;
       }
       const result = await route.handle(
@@ -57,7 +66,7 @@ export function routeHandler(
           identity,
           params: parsePart(route.params, req.params, 'path'),
           query: parsePart(route.query ?? NoQuery, req.query, 'query'),
-          body: parsePart(route.body, req.body ?? (route.body ? {} : undefined), 'body'),
+          body: parsePart(route.body, req.body, 'body'),
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
         },
@@ -71,6 +80,12 @@ export function routeHandler(
       sendProblem(res, toProblem(err, route.service, req.log));
     }
   }
+}
+
+/** True when the request carries a body (a length above zero, or a chunked one). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined;
 }
 
 /** Failures before a route runs: a path that is not valid percent-encoding (400), body-parser errors (413, 400, 415). */
