@@ -92,21 +92,21 @@ export async function createItem(ctx: ParaContext, tenantId: string, input: Crea
   );
 }
 
-/** A status change and whether the item's node associations must follow it. */
+/**
+ * A change of an item. One that archives or restores it sets `associationsPending`: its
+ * node associations must then follow (domain/associations.ts).
+ */
 export interface Transition {
   patch: ItemPatch;
-  /** The change archives or restores the item's node associations. */
-  associations: boolean;
 }
 
-const NONE: Transition = { patch: {}, associations: false };
+const NONE: Transition = { patch: {} };
 
 /** Archive: any status to `archived`, remembering the one to restore. Idempotent. */
 export function archiveTransition(item: ItemRow, now: Date): Transition {
   if (item.status === 'archived') return NONE;
   return {
     patch: { status: 'archived', restoreStatus: item.status, archivedAt: now, associationsPending: true },
-    associations: true,
   };
 }
 
@@ -115,7 +115,6 @@ export function unarchiveTransition(item: ItemRow): Transition {
   if (item.status !== 'archived') return NONE;
   return {
     patch: { status: item.restoreStatus ?? 'active', restoreStatus: null, archivedAt: null, associationsPending: true },
-    associations: true,
   };
 }
 
@@ -124,7 +123,7 @@ export function completeTransition(item: ItemRow, now: Date): Transition {
   if (item.category !== 'projects') throw conflict('Only projects can be completed');
   if (item.status === 'archived') throw conflict('Unarchive the project before completing it');
   if (item.status === 'completed') return NONE;
-  return { patch: { status: 'completed', completedAt: now }, associations: false };
+  return { patch: { status: 'completed', completedAt: now } };
 }
 
 /** Undo-complete: projects only; back to active. Idempotent on an active one. */
@@ -132,7 +131,7 @@ export function undoCompleteTransition(item: ItemRow): Transition {
   if (item.category !== 'projects') throw conflict('Only projects can be completed or un-completed');
   if (item.status === 'archived') throw conflict('Unarchive the project before changing its completion');
   if (item.status === 'active') return NONE;
-  return { patch: { status: 'active', completedAt: null }, associations: false };
+  return { patch: { status: 'active', completedAt: null } };
 }
 
 /**
@@ -144,7 +143,7 @@ function statusTransition(item: ItemRow, status: 'active' | 'archived', now: Dat
   if (item.status === 'archived') {
     const restored = unarchiveTransition(item);
     return restored.patch.status === 'completed'
-      ? { patch: { ...restored.patch, status: 'active', completedAt: null }, associations: true }
+      ? { patch: { ...restored.patch, status: 'active', completedAt: null } }
       : restored;
   }
   if (item.status === 'completed') return undoCompleteTransition(item);
@@ -172,7 +171,7 @@ export async function patchTransition(
     fields.slug = firstFreeSlug(base, taken);
   }
   const status = patch.status ? statusTransition(item, patch.status, now) : NONE;
-  return { patch: { ...fields, ...status.patch }, associations: status.associations };
+  return { patch: { ...fields, ...status.patch } };
 }
 
 /** Applies a transition (always a write: updated_at moves, like every successful PATCH). */
