@@ -1,5 +1,4 @@
 import {
-  invalid,
   isId,
   notFound,
   notImplemented,
