@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphHarness, HARNESS_TIMEOUT, identity, type GraphHarness } from '../testing';
+import { archiveItemAssignments, restoreItemAssignments } from './assignments';
+import type { GraphContext } from './context';
+
+const P = 'para_01jd8x6q1bf5r3v2m9w7k4t0za';
+const A = 'para_01jd8x6q1bf5r3v2m9w7k4t0zb';
+let h: GraphHarness;
+let ctx: GraphContext;
+beforeAll(async () => {
+  h = await graphHarness({ para: new Set([P, A]) });
+  ctx = { db: h.database.db, para: null as never, afterCommit: () => {}, now: () => new Date() };
+}, HARNESS_TIMEOUT);
+afterAll(() => h.database.close());
+
+describe('archiving and restoring an item’s associations', () => {
+  it('moves exactly the item’s links, keeps them on the node, and is idempotent both ways', async () => {
+    const t = identity(51);
+    const api = h.as(t);
+    const only = await api.nodes.create({ title: 'only P', para_item_ids: [P] });
+    const both = await api.nodes.create({ title: 'P and A', para_item_ids: [P, A] });
+    const removed = await api.nodes.create({ title: 'P, removed later', para_item_ids: [P] });
+
+    expect(await archiveItemAssignments(ctx, t.tenantId, P)).toBe(3);
+    expect(await archiveItemAssignments(ctx, t.tenantId, P)).toBe(0);
+    expect((await api.nodes.list({ para_item_id: P })).total).toBe(0);
+    expect((await api.nodes.list({ orphan: true })).data.map((n) => n.id).sort()).toEqual([only.id, removed.id].sort());
+    const kept = await api.nodes.get({ id: both.id });
+    expect(kept.para_item_ids).toEqual([P, A]);
+    expect(kept.para_assignments.map((a) => [a.para_item_id, a.state])).toEqual([
+      [P, 'archived'],
+      [A, 'active'],
+    ]);
+    // Another tenant's links to the same id are untouched.
+    const other = await h.as(identity(52)).nodes.create({ title: 'theirs', para_item_ids: [P] });
+    expect((await h.as(identity(52)).nodes.get({ id: other.id })).para_assignments[0]!.state).toBe('active');
+
+    await api.nodes.update({ id: removed.id, patch: { para_item_ids: [] } });
+    expect(await restoreItemAssignments(ctx, t.tenantId, P)).toBe(2);
+    expect(await restoreItemAssignments(ctx, t.tenantId, P)).toBe(0);
+    expect((await api.nodes.list({ para_item_id: P })).data.map((n) => n.id).sort()).toEqual([only.id, both.id].sort());
+    expect((await api.nodes.get({ id: removed.id })).para_item_ids).toEqual([]);
+  });
+
+  it('emits node.updated naming para_item_ids for every node it moves', async () => {
+    const t = identity(53);
+    const n = await h.as(t).nodes.create({ title: 'evented', para_item_ids: [P] });
+    await archiveItemAssignments(ctx, t.tenantId, P);
+    const events = (await h.outbox(t)).map((r) => r.payload as { type: string; data: Record<string, unknown> });
+    const last = events.at(-1)!;
+    expect(last.type).toBe('node.updated');
+    expect(last.data).toMatchObject({ changed: ['para_item_ids'], node: { id: n.id, para_item_ids: [] } });
+  });
+});
