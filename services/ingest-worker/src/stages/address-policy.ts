@@ -1,0 +1,34 @@
+import ipaddr from 'ipaddr.js';
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/**
+ * Which resolved addresses an outbound fetch may reach. Only public unicast addresses pass;
+ * private, loopback, link-local, unique-local, carrier-grade NAT, multicast, broadcast,
+ * unspecified, reserved and the IPv6 forms that embed an IPv4 address (mapped, 6to4, Teredo,
+ * NAT64) are refused, unless an allowlist entry (an address or a CIDR) names them.
+ * IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
+ */
+export interface AddressPolicy {
+  /** null when allowed, else the reason (the address class) it is refused. */
+  refusal(address: string): string | null;
+}
+
+export function createAddressPolicy(allowlist: readonly string[]): AddressPolicy {
+  const allowed = allowlist.map(parseEntry);
+  return {
+    refusal(raw) {
+      if (!ipaddr.isValid(raw)) return 'not an IP address';
+      const address = ipaddr.process(raw);
+      if (allowed.some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits))) return null;
+      const range = address.range();
+      return range === 'unicast' ? null : range;
+    },
+  };
+}
+
+function parseEntry(entry: string): [Address, number] {
+  if (entry.includes('/')) return ipaddr.parseCIDR(entry);
+  const address = ipaddr.process(entry);
+  return [address, address.kind() === 'ipv4' ? 32 : 128];
+}
