@@ -31,14 +31,19 @@ describe('caller allowlists (least privilege between services)', () => {
       }
   });
 
-  it('auth, captures, search and the ingest worker call nothing; PARA items are resolved for graph only', () => {
+  it('auth, captures and search call nothing; the ingest worker drives captures only through pipeline; PARA items are resolved for graph only', () => {
     const callersOf = Object.entries(CONTRACTS).flatMap(([service, contract]) =>
       Object.entries(allowlist(contract)).flatMap(([path, callers]) =>
         callers.map((c) => `${c} -> ${service}.${path}`),
       ),
     );
-    for (const idle of ['auth', 'captures', 'search', 'ingest-worker'])
+    for (const idle of ['auth', 'captures', 'search'])
       expect(callersOf.filter((c) => c.startsWith(`${idle} ->`))).toEqual([]);
+    const workerToCaptures = callersOf.filter((c) => c.startsWith('ingest-worker -> captures.'));
+    expect(workerToCaptures.length).toBeGreaterThan(0);
+    for (const c of workerToCaptures) expect(c).toMatch(/^ingest-worker -> captures\.pipeline\./);
+    for (const c of callersOf.filter((c) => c.endsWith(' -> captures.pipeline.claim')))
+      expect(c).toBe('ingest-worker -> captures.pipeline.claim');
     expect(callersOf.filter((c) => c.endsWith('-> para.items.resolve'))).toEqual(['graph -> para.items.resolve']);
   });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { NodeId, TenantId } from './ids';
+import { CaptureId, NodeId, TenantId, idSchema } from './ids';
 import { NodeStatus } from './nodes';
 import { ParaJobEvent } from './para';
+import { CaptureStatus, QueueReason } from './captures';
 
 /**
  * Event families, one topic each. Messages are keyed by tenant id so that order
@@ -11,6 +12,10 @@ export const TOPICS = {
   graphNodes: 'kg.graph.nodes.v1',
   graphLinks: 'kg.graph.links.v1',
   paraJobs: 'kg.para.jobs.v1',
+  /** Pipeline runs to execute (capture.queued), for the ingest worker. */
+  captures: 'kg.captures.v1',
+  /** Every status change of a capture (capture.changed), for live updates. */
+  captureChanges: 'kg.captures.changes.v1',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -56,10 +61,55 @@ export const LinkEvent = z.discriminatedUnion('type', [
 ]);
 export type LinkEvent = z.infer<typeof LinkEvent>;
 
+/**
+ * Capture events. `version` is the capture's own change counter (every write of the capture
+ * takes the next one): a consumer ignores an event whose version is not newer than the one it
+ * holds for that capture.
+ */
+const captureEnvelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    id: z.string().meta({ description: 'Unique event id (evt_…); consumers de-duplicate on it' }),
+    type: z.literal(type),
+    tenant_id: TenantId,
+    occurred_at: z.iso.datetime(),
+    version: z.number().int().positive().meta({ description: "The capture's change counter at this write" }),
+    data,
+  });
+
+/**
+ * `kg.captures.v1`, keyed by tenant: a pipeline run to execute, written in the same transaction
+ * as the status change that queued it. The worker claims `run_id` (captures pipeline.claim).
+ */
+export const CaptureQueuedEvent = captureEnvelope(
+  'capture.queued',
+  z.object({ capture_id: CaptureId, run_id: idSchema('run'), reason: QueueReason }),
+);
+export type CaptureQueuedEvent = z.infer<typeof CaptureQueuedEvent>;
+export const CaptureEvent = z.discriminatedUnion('type', [CaptureQueuedEvent]);
+export type CaptureEvent = z.infer<typeof CaptureEvent>;
+
+/** `kg.captures.changes.v1`, keyed by tenant: a capture's status (or nodes) changed, or it was deleted. */
+export const CaptureChangeEvent = z.discriminatedUnion('type', [
+  captureEnvelope(
+    'capture.changed',
+    z.object({
+      capture_id: CaptureId,
+      status: CaptureStatus,
+      previous_status: CaptureStatus.nullable(),
+      node_ids: z.array(NodeId),
+      error: z.string().nullable(),
+    }),
+  ),
+  captureEnvelope('capture.deleted', z.object({ capture_id: CaptureId })),
+]);
+export type CaptureChangeEvent = z.infer<typeof CaptureChangeEvent>;
+
 export const EVENT_SCHEMAS = {
   [TOPICS.graphNodes]: NodeEvent,
   [TOPICS.graphLinks]: LinkEvent,
   [TOPICS.paraJobs]: ParaJobEvent,
+  [TOPICS.captures]: CaptureEvent,
+  [TOPICS.captureChanges]: CaptureChangeEvent,
 } as const satisfies Record<Topic, z.ZodType>;
 
 export type EventOf<T extends Topic> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

@@ -22,6 +22,6 @@ describe('captures router', () => {
       kind: 'local',
       router: createCapturesRouter(),
     }).as(identity);
-    expect(await client.stats({})).toEqual({ total: 0, pending: 0 });
+    expect(await client.stats({})).toEqual({ total: 0, pending: 0, processing: 0, failed: 0 });
   });
 });
