@@ -1,0 +1,10 @@
+declare module 'word-extractor' {
+  interface WordDocument {
+    getBody(): string;
+    getHeaders(options?: { includeFooters?: boolean }): string;
+    getFootnotes(): string;
+  }
+  export default class WordExtractor {
+    extract(source: string | Buffer): Promise<WordDocument>;
+  }
+}
