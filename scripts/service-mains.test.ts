@@ -49,3 +49,38 @@ describe('service main.ts with bad internal keys', () => {
     expect(result.stderr).not.toContain(marker);
   }, 40_000);
 });
+
+/** `main.ts migrate` reads only the database settings: no signing key, pepper or peer URL (least privilege). */
+describe('service main.ts migrate with only DATABASE_URL', () => {
+  const MIGRATED = ['auth', 'para', 'graph', 'search'];
+  const migrate = (service: string, env: Record<string, string>) =>
+    run(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`, 'migrate'], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+    );
+
+  it.each(MIGRATED)(
+    '%s asks for DATABASE_URL alone, then only fails on the unreachable database',
+    async (service) => {
+      const bare = await migrate(service, {});
+      expect(bare.code).toBe(1);
+      expect(bare.stderr).toContain('DATABASE_URL');
+      expect(bare.stderr).not.toMatch(
+        /INTERNAL_|AUTH_SIGNING_KEY|API_KEY_PEPPER|KAFKA_BROKERS|REDIS_URL|_URL: .*GRAPH/,
+      );
+      // Port 1 refuses the connection: the config was accepted and the first migration statement was tried.
+      const result = await migrate(service, {
+        DATABASE_URL: 'postgres://kg@127.0.0.1:1/kg',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`${service}: cannot start`);
+      expect(result.stderr).not.toContain('invalid configuration');
+      expect(result.stderr).toMatch(/ECONNREFUSED|Failed query: CREATE SCHEMA/);
+    },
+    40_000,
+  );
+});

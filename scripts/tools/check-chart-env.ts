@@ -1,7 +1,7 @@
 /**
  * Parses the env the Helm chart gives each container with that service's own zod config
- * schema (services/<name>/src/config.ts): the contract between chart and code, checked
- * offline. Reads `helm template` output on stdin; env comes from the ConfigMap (envFrom),
+ * schema (services/<name>/src/config.ts; `env.migrateConfigSchema` for the migrations Job's
+ * `main.ts migrate`): the contract between chart and code, checked offline. Reads `helm template` output on stdin; env comes from the ConfigMap (envFrom),
  * plain values, and secretKeyRefs resolved from the rendered Secrets, or, for Secrets that
  * exist outside the chart (existingSecret), from dummy values named by the env variable.
  *
@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import { loadConfig } from '@kg/config';
+import { env as fields, loadConfig } from '@kg/config';
 
 interface EnvVar {
   name: string;
@@ -82,7 +82,11 @@ for (const doc of docs) {
   for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
     const service = /^services\/([a-z-]+)\/src\/main\.ts$/.exec(container.args?.[0] ?? '')?.[1];
     if (!service) continue;
-    const module = (await import(`../../services/${service}/src/config.ts`)) as Record<string, z.ZodType>;
+    // `main.ts migrate` (the migrations Job) parses only env.migrateConfigSchema.
+    const migrate = container.args?.[1] === 'migrate';
+    const module = migrate
+      ? { [schemaName(service)]: fields.migrateConfigSchema }
+      : ((await import(`../../services/${service}/src/config.ts`)) as Record<string, z.ZodType>);
     const schema = module[schemaName(service)];
     if (!schema) throw new Error(`services/${service}/src/config.ts exports no ${schemaName(service)}`);
     try {

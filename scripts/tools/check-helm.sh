@@ -5,7 +5,8 @@
 #   2. helm template | kubeconform -strict against the Kubernetes JSON schemas of the oldest
 #      supported and the newest shipped Kubernetes version (no schema may be missing);
 #   3. helm template | check-manifests.mjs: the chart's own rules (hardening, probes, only
-#      the gateway exposed, secrets only where needed, migrations hook order, helm test,
+#      the gateway exposed, secrets only where needed, migrations hook order and least
+#      privilege (DATABASE_URL its only secret), helm test,
 #      metrics on their own port that no Ingress routes and only named scrapers reach);
 #   4. helm template | check-chart-env.ts: each service's own zod config schema accepts the
 #      env the chart gives its container (Deployments and the migrations Job);
@@ -91,6 +92,9 @@ step "schema rejects 0 trusted proxy hops behind the Ingress" must_fail helm lin
 # The chart rules catch an Ingress that would expose the metrics port.
 step "rules reject an Ingress on the metrics port" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest --set ingress.enabled=true | sed '/kind: Ingress/,\$ s/name: http\$/name: metrics/' | node '$ROOT/scripts/tools/check-manifests.mjs'"
+# ... and a secret in the migrations Job, which reads the database settings only.
+step "rules reject a secret in the migrations Job" must_fail sh -c \
+  "helm template kg '$CHART' --kube-version $latest | sed 's/- name: LOG_LEVEL\$/- name: API_KEY_PEPPER/' | node '$ROOT/scripts/tools/check-manifests.mjs'"
 step "kubeconform rejects an unknown field" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest | sed 's/^\(  *\)imagePullPolicy: IfNotPresent/&\n\1imagePulPolicy: Always/' | kubeconform -strict -kubernetes-version $latest -schema-location '$SCHEMAS'"
 

@@ -195,7 +195,8 @@ if (policies.length > 0) {
     }
 }
 
-// Migrations: a pre-install/pre-upgrade hook Job, auth, para, graph, search in order.
+// Migrations: a pre-install/pre-upgrade hook Job, auth, para, graph, search in order, with
+// the database settings only.
 const job = of('Job')[0];
 if (job) {
   const a = job.metadata.annotations ?? {};
@@ -206,17 +207,38 @@ if (job) {
   const want = ['auth', 'para', 'graph', 'search'].map((s) => `services/${s}/src/main.ts migrate`);
   expect(steps.join() === want.join(), `migrations run ${want.join(', ')} in order (got ${steps.join(', ')})`);
   checkPod(job, job.spec.template.spec);
-  for (const c of job.spec.template.spec.initContainers) {
-    const service = c.name.replace(/^migrate-/, '');
-    const key = secretRefs(c).find(([env]) => env === 'INTERNAL_SIGNING_KEY')?.[1];
-    const deployed = of('Deployment')
-      .find((d) => component(d) === service)
-      ?.spec.template.spec.containers[0].env?.find((e) => e.name === 'INTERNAL_SIGNING_KEY')?.valueFrom?.secretKeyRef;
+  // Least privilege: `migrate` reads DATABASE_URL, the database timeouts and LOG_LEVEL only;
+  // the Job carries no signing key, pepper, SMTP, Redis or Kafka credential, nothing else.
+  const MIGRATE_ENV = ['DATABASE_URL', 'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_CONNECT_TIMEOUT_MS', 'LOG_LEVEL'];
+  const WITHHELD = [
+    'INTERNAL_SIGNING_KEY',
+    'INTERNAL_PUBLIC_KEYS',
+    'AUTH_SIGNING_KEY',
+    'API_KEY_PEPPER',
+    'SMTP_URL',
+    'REDIS_URL',
+    'REDIS_PASSWORD',
+    'KAFKA_SASL_USERNAME',
+    'KAFKA_SASL_PASSWORD',
+  ];
+  for (const c of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
+    const names = (c.env ?? []).map((e) => e.name);
+    for (const withheld of WITHHELD) expect(!names.includes(withheld), `migrations ${c.name}: no ${withheld}`);
+    const secrets = secretRefs(c).map(([env]) => env);
     expect(
-      key &&
-        (key.key === `internal-signing-key-${service}` ||
-          (deployed && key.name === deployed.name && key.key === deployed.key)),
-      `migrations ${c.name}: INTERNAL_SIGNING_KEY is ${service}'s own`,
+      secrets.every((env) => env === 'DATABASE_URL'),
+      `migrations ${c.name}: DATABASE_URL is its only secret (got ${secrets.join(', ')})`,
+    );
+    expect(!c.envFrom, `migrations ${c.name}: no envFrom (it would bring settings migrate does not read)`);
+    if (c.name.startsWith('migrate-'))
+      for (const env of MIGRATE_ENV) expect(names.includes(env), `migrations ${c.name}: ${env} given`);
+  }
+  const hookSecrets = of('Secret').filter((s) => s.metadata.annotations?.['helm.sh/hook']);
+  for (const s of hookSecrets) {
+    const keys = Object.keys(s.data ?? {});
+    expect(
+      keys.every((k) => k === 'DATABASE_URL'),
+      `hook Secret ${s.metadata.name} holds DATABASE_URL only (got ${keys.join(', ')})`,
     );
   }
   for (const c of job.spec.template.spec.initContainers)

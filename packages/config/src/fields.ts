@@ -83,18 +83,29 @@ function byKid(keys: unknown[]): Record<string, unknown[]> {
   return out;
 }
 
-/** Env every standalone service process reads (services extend it with their own fields). */
-export const serviceBase = {
-  PORT: port(3000),
-  HOST: z.string().default('0.0.0.0'),
-  METRICS_PORT: metricsPort(),
-  LOG_LEVEL: logLevel(),
+/** The PostgreSQL connection of a service that has a database. */
+const database = {
   /** postgres:// URL; TLS through `?sslmode=` (disable, no-verify, require, verify-ca, verify-full). */
   DATABASE_URL: z.url().refine((u) => u.startsWith('postgres'), 'must be a postgres:// URL'),
   /** Server-side limit of one SQL statement (PostgreSQL statement_timeout). */
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30_000),
   /** Limit on opening one pool connection (TCP + TLS + authentication). */
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt(10_000),
+};
+
+/**
+ * Everything `main.ts migrate` reads (least privilege: the migrations Job gets no signing
+ * key, pepper, peer or broker setting). Parsed instead of the service's full schema.
+ */
+export const migrateConfigSchema = z.object({ LOG_LEVEL: logLevel(), ...database });
+
+/** Env every standalone service process reads (services extend it with their own fields). */
+export const serviceBase = {
+  PORT: port(3000),
+  HOST: z.string().default('0.0.0.0'),
+  METRICS_PORT: metricsPort(),
+  LOG_LEVEL: logLevel(),
+  ...database,
   INTERNAL_SIGNING_KEY: internalSigningKey(),
   INTERNAL_PUBLIC_KEYS: internalPublicKeys(),
 };

@@ -1,4 +1,4 @@
 export type { ServiceModule } from './module';
 export { serveService, type ServeOptions } from './serve';
-export { runServiceProcess, failFast, type Migrations, type RunOptions } from './run';
+export { runServiceProcess, migrateIfAsked, failFast, type Migrations, type RunOptions } from './run';
 export { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics';

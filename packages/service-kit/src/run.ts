@@ -1,6 +1,7 @@
 import type { EventBus } from '@kg/bus';
-import type { Database } from '@kg/db';
-import type { Logger } from '@kg/logger';
+import { env, loadConfig } from '@kg/config';
+import { openDatabase, postgresOptions, type Database } from '@kg/db';
+import { createLogger, type Logger } from '@kg/logger';
 import type { InternalTokenVerifier } from '@kg/tokens';
 import type { ServiceModule } from './module';
 import { serveService } from './serve';
@@ -75,6 +76,26 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * `main.ts migrate`, run before the service parses its full config: reads only what the
+ * migrations need (`env.migrateConfigSchema`: DATABASE_URL, its timeouts, LOG_LEVEL), so
+ * the migrations Job holds no signing key or other secret of the service. Applies the
+ * migrations and exits; returns at once when the command is not `migrate`.
+ */
+export async function migrateIfAsked(service: string, argv: string[], migrations: Migrations): Promise<void> {
+  if (!argv.includes('migrate')) return;
+  const config = loadConfig(service, env.migrateConfigSchema);
+  const logger = createLogger(service, config.LOG_LEVEL);
+  const database = await openDatabase(postgresOptions(config));
+  try {
+    await database.migrate(migrations);
+  } finally {
+    await database.close();
+  }
+  logger.info('migrations applied');
+  process.exit(0);
 }
 
 /** Prints a start-up failure (bad config, unreachable database) and exits non-zero. */

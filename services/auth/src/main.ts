@@ -1,7 +1,7 @@
 import { loadConfig } from '@kg/config';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
-import { failFast, runServiceProcess } from '@kg/service-kit';
+import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { authConfigSchema } from './config';
 import {
@@ -13,6 +13,8 @@ import {
 } from './module';
 
 try {
+  // `migrate` needs the database only: it runs before (and without) the full config.
+  await migrateIfAsked('auth', process.argv.slice(2), authMigrations);
   const config = loadConfig('auth', authConfigSchema);
   const logger = createLogger('auth', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.

@@ -4,13 +4,15 @@ import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
-import { failFast, runServiceProcess } from '@kg/service-kit';
+import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { graphConfigSchema } from './config';
 import { createGraphModule, graphMigrations } from './module';
 
 try {
+  // `migrate` needs the database only: it runs before (and without) the full config.
+  await migrateIfAsked('graph', process.argv.slice(2), graphMigrations);
   const config = loadConfig('graph', graphConfigSchema);
   const logger = createLogger('graph', config.LOG_LEVEL);
   const internal = await createInternalTokens('graph', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);

@@ -3,13 +3,15 @@ import { loadConfig } from '@kg/config';
 import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
-import { failFast, runServiceProcess } from '@kg/service-kit';
+import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { paraConfigSchema } from './config';
 import { createParaModule, paraMigrations } from './module';
 
 try {
+  // `migrate` needs the database only: it runs before (and without) the full config.
+  await migrateIfAsked('para', process.argv.slice(2), paraMigrations);
   const config = loadConfig('para', paraConfigSchema);
   const logger = createLogger('para', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.

@@ -2,12 +2,14 @@ import { loadConfig } from '@kg/config';
 import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
-import { failFast, runServiceProcess } from '@kg/service-kit';
+import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { searchConfigSchema } from './config';
 import { createSearchModule, searchMigrations } from './module';
 
 try {
+  // `migrate` needs the database only: it runs before (and without) the full config.
+  await migrateIfAsked('search', process.argv.slice(2), searchMigrations);
   const config = loadConfig('search', searchConfigSchema);
   const logger = createLogger('search', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.

@@ -97,9 +97,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
 {{/*
-Secret env. Call with (dict "root" $ "key" "<ENV NAME>" "hook" <bool>). The hook Job runs
-before the release's own Secrets exist, so with hook=true chart-managed keys come from
-the hook-only Secret <fullname>-migrations (same data, deleted once the hooks succeed).
+Secret env. Call with (dict "root" $ "key" "<ENV NAME>" "hook" <bool>). The migrations hook
+Job runs before the release's own Secrets exist, so with hook=true (DATABASE_URL, the only
+secret it reads) a chart-managed value comes from the hook-only Secret <fullname>-migrations.
 */}}
 {{- define "kg.secretEnv" -}}
 {{- $v := .root.Values }}
@@ -149,8 +149,8 @@ SMTP_URL: {{ . | b64enc | quote }}
 A service's own internal signing key (INTERNAL_SIGNING_KEY): its private Ed25519 JWK, from
 its own Secret and no other service's. Call with (dict "root" $ "component" "<service>"
 "hook" <bool>). internalKeys.existingSecrets.<service> names an existing Secret (key
-INTERNAL_SIGNING_KEY); otherwise the chart's <fullname>-<service>-internal-key, or for the
-migrations hook the key internal-signing-key-<service> of the hook-only Secret.
+INTERNAL_SIGNING_KEY); otherwise the chart's <fullname>-<service>-internal-key. The
+migrations hook Job gets no signing key (`migrate` does not read it).
 */}}
 {{- define "kg.internalKeyEnv" -}}
 {{- $existing := index (.root.Values.internalKeys.existingSecrets | default dict) .component }}
@@ -160,9 +160,6 @@ migrations hook the key internal-signing-key-<service> of the hook-only Secret.
       {{- if $existing }}
       name: {{ $existing }}
       key: INTERNAL_SIGNING_KEY
-      {{- else if .hook }}
-      name: {{ include "kg.fullname" .root }}-migrations
-      key: internal-signing-key-{{ .component }}
       {{- else }}
       name: {{ include "kg.componentName" . }}-internal-key
       key: INTERNAL_SIGNING_KEY
@@ -173,16 +170,6 @@ migrations hook the key internal-signing-key-<service> of the hook-only Secret.
 {{- define "kg.internalKeyValue" -}}
 {{- if not (index (.root.Values.internalKeys.existingSecrets | default dict) .component) }}
 {{- index (.root.Values.internalKeys.signingKeys | default dict) .component | default "" }}
-{{- end }}
-{{- end }}
-
-{{/* Hook-Secret data: the private keys of the services whose migrations the hook runs. */}}
-{{- define "kg.internalKeysHookData" -}}
-{{- range $service := list "auth" "para" "graph" "search" }}
-{{- $ctx := dict "root" $ "component" $service }}
-{{- if not (index ($.Values.internalKeys.existingSecrets | default dict) $service) }}
-internal-signing-key-{{ $service }}: {{ include "kg.internalKeyValue" $ctx | b64enc | quote }}
-{{- end }}
 {{- end }}
 {{- end }}
 
@@ -234,7 +221,7 @@ KAFKA_SASL_PASSWORD: {{ .Values.kafka.sasl.password | b64enc | quote }}
 {{- end }}
 {{- end }}
 
-{{/* Shared non-secret env (the ConfigMap's data; the hook Job gets it inline). */}}
+{{/* Shared non-secret env (the ConfigMap's data; the hook Job gets its database timeouts and LOG_LEVEL inline). */}}
 {{- define "kg.configData" -}}
 HOST: "0.0.0.0"
 LOG_LEVEL: {{ .Values.config.logLevel | quote }}
