@@ -9,7 +9,7 @@ export * from './captures';
 export * from './events';
 export * from './procedure';
 export { authApi, Jwks } from './api/auth';
-export { graphApi } from './api/graph';
+export { graphApi, UpsertCaptureNodeInput } from './api/graph';
 export { paraApi } from './api/para';
 export { serviceInfoApi, ServiceInfo } from './api/service-info';
 export { searchApi, IndexedDocument } from './api/search';

@@ -2,6 +2,7 @@ import { graphApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
 import type { ViewContext } from './domain/views';
 import * as assignments from './procedures/assignments';
+import * as captureNodes from './procedures/capture-nodes';
 import * as links from './procedures/links';
 import * as nodes from './procedures/nodes';
 import * as reclassify from './procedures/reclassify';
@@ -24,5 +25,6 @@ export const createGraphRouter = (ctx: ViewContext) =>
       restoreItem: assignments.restoreItem(ctx),
       autoAssign: reclassify.autoAssign(ctx),
     },
+    captures: { upsertNode: captureNodes.upsertNode(ctx) },
     reclassify: { orphans: reclassify.orphans(ctx), count: reclassify.count(ctx) },
   });

@@ -12,9 +12,17 @@ import {
   UpdateNodeInput,
 } from '../nodes';
 import { ById, text } from '../common';
+import { CaptureId } from '../ids';
 import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '../graph-views';
 
-const ParaItemRef = z.object({ para_item_id: text({ max: 64 }) });
+/**
+ * An archive/restore command for a PARA item's associations, with the item's
+ * `status_version` it follows: graph applies only a version above the last it applied.
+ */
+const ParaItemRef = z.object({
+  para_item_id: text({ max: 64 }),
+  status_version: z.number().int().min(0),
+});
 
 /** What a reclassification scores against: an item's id and its label and description. */
 const ScoringItem = z.object({ id: text({ max: 64 }), text: text({ max: 5300 }) });
@@ -31,6 +39,24 @@ export const AutoAssignInput = z.object({
   assignments: z
     .array(z.object({ node_id: text({ max: 64 }), para_item_id: text({ max: 64 }), score: z.number() }))
     .max(1000),
+});
+
+/**
+ * The node a capture produced, written by the ingest worker. Idempotent per capture: the node's
+ * id is derived from the capture's (`node_` + the capture id's body), so a re-run or a
+ * redelivered message replaces that node instead of adding one.
+ */
+export const UpsertCaptureNodeInput = z.object({
+  capture_id: CaptureId,
+  title: CreateNodeInput.shape.title,
+  content: text({ max: 1_000_000 }),
+  summary: text({ max: 10_000 }),
+  tags: CreateNodeInput.shape.tags,
+});
+export const UpsertCaptureNodeOutput = z.object({
+  node: Node,
+  /** false when the capture's node existed and was replaced. */
+  created: z.boolean(),
 });
 
 /** The graph service's tRPC contract. */
@@ -66,6 +92,10 @@ export const graphApi = {
     restoreItem: mutation('tenant', ParaItemRef, z.object({ restored: z.number().int() }), ['para']),
     /** Automatic assignments of reclassification; a node that holds any link already is left alone. */
     autoAssign: mutation('tenant', AutoAssignInput, z.object({ assigned: z.number().int() }), ['para']),
+  },
+  /** The ingest worker's write: create or replace the node of a capture (status `raw` when created). */
+  captures: {
+    upsertNode: mutation('tenant', UpsertCaptureNodeInput, UpsertCaptureNodeOutput, ['ingest-worker']),
   },
   /** Reclassification reads: the tenant's never-assigned nodes, scored by the keyword engine. */
   reclassify: {
