@@ -83,6 +83,31 @@ describe('node assignments and archive', () => {
     expect((await node(t.bearer, n1.id)).para_assignments[0]).toMatchObject({ state: 'active', assigned_by: 'user' });
   });
 
+  it('archive and unarchive sent at the same moment: the node links always end as the item’s final status', async () => {
+    const t = await newTenant('para-archive-race');
+    const p = await item(t.bearer, 'projects', 'Raced');
+    const a = await item(t.bearer, 'areas', 'Steady');
+    const n1 = await createNode(t.bearer, { title: 'Raced only', para_item_ids: [p.id] });
+    const n2 = await createNode(t.bearer, { title: 'Raced and steady', para_item_ids: [p.id, a.id] });
+    const states = async (id: string) => (await node(t.bearer, id)).para_assignments.map((x) => x.state);
+
+    for (let round = 0; round < 12; round++) {
+      // Archives and unarchives interleaved, all in flight at once (even rounds start with an archive).
+      const ops = Array.from({ length: 6 }, (_, i) => ((i + round) % 2 === 0 ? 'archive' : 'unarchive'));
+      const results = await Promise.all(
+        ops.map((op) => api<ParaItem>('POST', `/para/${p.id}/${op}`, { auth: t.bearer })),
+      );
+      for (const res of results) expect(res.status).toBe(200);
+      const final = (await api<ParaItem>('GET', `/para/${p.id}`, { auth: t.bearer })).body.status;
+      const archived = final === 'archived';
+      expect(await ids(t.bearer, `para_item_id=${p.id}`)).toEqual(archived ? [] : [n1.id, n2.id].sort());
+      expect(await ids(t.bearer, 'orphan=true')).toEqual(archived ? [n1.id] : []);
+      expect(await ids(t.bearer, `para_item_id=${a.id}`)).toEqual([n2.id]);
+      expect(await states(n1.id)).toEqual([archived ? 'archived' : 'active']);
+      expect(await states(n2.id)).toEqual([archived ? 'archived' : 'active', 'active']);
+    }
+  });
+
   it('PATCH para_item_ids is a full replacement, in the order given', async () => {
     const p = await item(s.bearer, 'projects', 'Order');
     const r = await item(s.bearer, 'resources', 'Order');

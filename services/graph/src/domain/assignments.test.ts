@@ -21,8 +21,8 @@ describe('archiving and restoring an item’s associations', () => {
     const both = await api.nodes.create({ title: 'P and A', para_item_ids: [P, A] });
     const removed = await api.nodes.create({ title: 'P, removed later', para_item_ids: [P] });
 
-    expect(await archiveItemAssignments(ctx, t.tenantId, P)).toBe(3);
-    expect(await archiveItemAssignments(ctx, t.tenantId, P)).toBe(0);
+    expect(await archiveItemAssignments(ctx, t.tenantId, P, 1)).toBe(3);
+    expect(await archiveItemAssignments(ctx, t.tenantId, P, 1)).toBe(0);
     expect((await api.nodes.list({ para_item_id: P })).total).toBe(0);
     expect((await api.nodes.list({ orphan: true })).data.map((n) => n.id).sort()).toEqual([only.id, removed.id].sort());
     const kept = await api.nodes.get({ id: both.id });
@@ -36,8 +36,8 @@ describe('archiving and restoring an item’s associations', () => {
     expect((await h.as(identity(52)).nodes.get({ id: other.id })).para_assignments[0]!.state).toBe('active');
 
     await api.nodes.update({ id: removed.id, patch: { para_item_ids: [] } });
-    expect(await restoreItemAssignments(ctx, t.tenantId, P)).toBe(2);
-    expect(await restoreItemAssignments(ctx, t.tenantId, P)).toBe(0);
+    expect(await restoreItemAssignments(ctx, t.tenantId, P, 2)).toBe(2);
+    expect(await restoreItemAssignments(ctx, t.tenantId, P, 2)).toBe(0);
     expect((await api.nodes.list({ para_item_id: P })).data.map((n) => n.id).sort()).toEqual([only.id, both.id].sort());
     expect((await api.nodes.get({ id: removed.id })).para_item_ids).toEqual([]);
   });
@@ -45,10 +45,37 @@ describe('archiving and restoring an item’s associations', () => {
   it('emits node.updated naming para_item_ids for every node it moves', async () => {
     const t = identity(53);
     const n = await h.as(t).nodes.create({ title: 'evented', para_item_ids: [P] });
-    await archiveItemAssignments(ctx, t.tenantId, P);
+    await archiveItemAssignments(ctx, t.tenantId, P, 1);
     const events = (await h.outbox(t)).map((r) => r.payload as { type: string; data: Record<string, unknown> });
     const last = events.at(-1)!;
     expect(last.type).toBe('node.updated');
     expect(last.data).toMatchObject({ changed: ['para_item_ids'], node: { id: n.id, para_item_ids: [] } });
+  });
+
+  it('applies only a newer status_version: an archive that arrives after a later restore changes nothing', async () => {
+    const t = identity(54);
+    const api = h.as(t);
+    const n = await api.nodes.create({ title: 'raced', para_item_ids: [P, A] });
+    const state = async () => (await api.nodes.get({ id: n.id })).para_assignments.map((a) => a.state);
+
+    // archive (v1) and unarchive (v2) sent at the same moment; v2 arrives first.
+    expect(await restoreItemAssignments(ctx, t.tenantId, P, 2)).toBe(0);
+    expect(await archiveItemAssignments(ctx, t.tenantId, P, 1)).toBe(0);
+    expect(await state()).toEqual(['active', 'active']);
+    expect((await api.nodes.list({ para_item_id: P })).data.map((x) => x.id)).toEqual([n.id]);
+
+    // The next round (archive v3, unarchive v4) in order, then v3 replayed (a sweeper retry): active.
+    expect(await archiveItemAssignments(ctx, t.tenantId, P, 3)).toBe(1);
+    expect(await state()).toEqual(['archived', 'active']);
+    expect(await restoreItemAssignments(ctx, t.tenantId, P, 4)).toBe(1);
+    expect(await archiveItemAssignments(ctx, t.tenantId, P, 3)).toBe(0);
+    expect(await state()).toEqual(['active', 'active']);
+
+    // Versions are per item and per tenant: A's and another tenant's P start from scratch.
+    expect(await archiveItemAssignments(ctx, t.tenantId, A, 1)).toBe(1);
+    const other = await h.as(identity(55)).nodes.create({ title: 'theirs', para_item_ids: [P] });
+    expect(await archiveItemAssignments(ctx, identity(55).tenantId, P, 1)).toBe(1);
+    expect((await h.as(identity(55)).nodes.get({ id: other.id })).para_assignments[0]!.state).toBe('archived');
+    expect(await state()).toEqual(['active', 'archived']);
   });
 });

@@ -7,12 +7,15 @@
  * table; a copy in the PARA service would need a cross-service join on every list
  * request. The PARA service only needs them to archive and restore an item's
  * associations, a rare command: it sends that command here (tRPC `assignments.*`)
- * after committing the item's status, and retries until it is confirmed. Both commands
- * are idempotent state moves, so a retry after a crash half-way changes nothing twice.
+ * after committing the item's status, and retries until it is confirmed. Each command
+ * carries the item's `status_version` (bumped by every archive and unarchive); one that
+ * is not newer than the last applied (`para_item_versions`) changes nothing. So a retry
+ * changes nothing twice, and an archive and an unarchive sent at the same moment leave
+ * the links as the item's final status says, whichever arrives first.
  */
 import { invalid, type Identity } from '@kg/contracts';
 import type { Tx } from '@kg/db';
-import { setItemState, syncActiveIds, type AssignmentRow } from '../store/assignments';
+import { claimItemVersion, setItemState, syncActiveIds, type AssignmentRow } from '../store/assignments';
 import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { nodeUpdated } from './events';
@@ -55,24 +58,35 @@ async function followAssignments(ctx: GraphContext, tx: Tx, tenantId: string, no
   }
 }
 
+/** Moves the item's links (0 when `statusVersion` is late or repeated); returns how many nodes moved. */
 async function moveItem(
   ctx: GraphContext,
   tenantId: string,
   paraItemId: string,
+  statusVersion: number,
   from: AssignmentRow['state'],
   to: AssignmentRow['state'],
 ): Promise<number> {
   return tenantWrite(ctx, tenantId, async (tx) => {
+    if (!(await claimItemVersion(tx, tenantId, paraItemId, statusVersion, ctx.now()))) return 0;
     const touched = await setItemState(tx, tenantId, paraItemId, from, to, ctx.now());
     await followAssignments(ctx, tx, tenantId, touched);
     return touched.length;
   });
 }
 
-/** The item was archived: its active associations become archived (they stop counting). */
-export const archiveItemAssignments = (ctx: GraphContext, tenantId: string, paraItemId: string) =>
-  moveItem(ctx, tenantId, paraItemId, 'active', 'archived');
+/** The item was archived (at `statusVersion`): its active associations become archived (they stop counting). */
+export const archiveItemAssignments = (
+  ctx: GraphContext,
+  tenantId: string,
+  paraItemId: string,
+  statusVersion: number,
+) => moveItem(ctx, tenantId, paraItemId, statusVersion, 'active', 'archived');
 
-/** The item was unarchived: exactly the associations its archive archived become active again. */
-export const restoreItemAssignments = (ctx: GraphContext, tenantId: string, paraItemId: string) =>
-  moveItem(ctx, tenantId, paraItemId, 'archived', 'active');
+/** The item was unarchived (at `statusVersion`): exactly the associations its archive archived become active again. */
+export const restoreItemAssignments = (
+  ctx: GraphContext,
+  tenantId: string,
+  paraItemId: string,
+  statusVersion: number,
+) => moveItem(ctx, tenantId, paraItemId, statusVersion, 'archived', 'active');

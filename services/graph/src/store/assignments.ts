@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { columns } from './nodes';
-import { nodeParaItems, nodes } from './schema';
+import { nodeParaItems, nodes, paraItemVersions } from './schema';
 
 export type AssignmentRow = typeof nodeParaItems.$inferSelect;
 export const USER = 'user';
@@ -92,4 +92,28 @@ export async function syncActiveIds(tx: DbOrTx, tenantId: string, nodeIds: strin
     })
     .where(and(eq(nodes.tenantId, tenantId), inArray(nodes.id, nodeIds)))
     .returning(columns);
+}
+
+/**
+ * Records `statusVersion` as the last command applied to the item's associations, if it
+ * is newer than the one recorded (or none is). False for a late or repeated command: the
+ * caller then changes nothing. Atomic (one upsert), inside the command's transaction.
+ */
+export async function claimItemVersion(
+  tx: DbOrTx,
+  tenantId: string,
+  paraItemId: string,
+  statusVersion: number,
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx
+    .insert(paraItemVersions)
+    .values({ tenantId, paraItemId, statusVersion, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [paraItemVersions.tenantId, paraItemVersions.paraItemId],
+      set: { statusVersion, updatedAt: now },
+      setWhere: sql`${paraItemVersions.statusVersion} < ${statusVersion}`,
+    })
+    .returning({ statusVersion: paraItemVersions.statusVersion });
+  return rows.length > 0;
 }

@@ -93,6 +93,23 @@ export const nodeParaItems = graph.table(
   ],
 );
 
+/**
+ * The last archive/restore command applied to each PARA item's associations: its
+ * `status_version` (the PARA item's counter, bumped with every archive and unarchive).
+ * A command with a version not above it is late or repeated and changes nothing, so the
+ * links end in the state of the item's latest status whatever order the commands arrive in.
+ */
+export const paraItemVersions = graph.table(
+  'para_item_versions',
+  {
+    tenantId: tenantIdColumn(),
+    paraItemId: text().notNull(),
+    statusVersion: integer().notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.paraItemId] })],
+);
+
 /** Each bidirectional link is stored as two rows, A→B and B→A, with the same type and weight. */
 export const links = graph.table(
   'links',

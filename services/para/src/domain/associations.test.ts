@@ -19,25 +19,36 @@ const who: Identity = {
 /** A graph peer that records the commands it confirms and can be made to fail (a crash before it answers). */
 function fakeGraph() {
   const calls: string[] = [];
+  const versions: number[] = [];
   let failing = false;
+  let gate: Promise<void> | null = null;
+  type Ref = { para_item_id: string; status_version: number };
+  const receive = async (op: string, ref: Ref) => {
+    const held = gate;
+    if (held && op === 'archive') await held;
+    if (failing) throw new Error('graph unreachable');
+    calls.push(`${op} ${ref.para_item_id}`);
+    versions.push(ref.status_version);
+  };
   const handle = {
     service: 'graph',
     as: () => ({
       assignments: {
-        archiveItem: async ({ para_item_id }: { para_item_id: string }) => {
-          if (failing) throw new Error('graph unreachable');
-          calls.push(`archive ${para_item_id}`);
-          return { archived: 1 };
-        },
-        restoreItem: async ({ para_item_id }: { para_item_id: string }) => {
-          if (failing) throw new Error('graph unreachable');
-          calls.push(`restore ${para_item_id}`);
-          return { restored: 1 };
-        },
+        archiveItem: async (ref: Ref) => (await receive('archive', ref), { archived: 1 }),
+        restoreItem: async (ref: Ref) => (await receive('restore', ref), { restored: 1 }),
       },
     }),
   } as unknown as ServiceHandle<typeof graphApi>;
-  return { handle, calls, fail: (on: boolean) => (failing = on) };
+  /** Holds archive commands in flight until the returned function is called. */
+  const holdArchives = () => {
+    let release!: () => void;
+    gate = new Promise((r) => (release = r));
+    return () => {
+      gate = null;
+      release();
+    };
+  };
+  return { handle, calls, versions, holdArchives, fail: (on: boolean) => (failing = on) };
 }
 
 let database: Database;
@@ -108,5 +119,36 @@ describe('archive propagation to the graph service', () => {
     graph.fail(false);
     await retryPendingAssociations(ctx, 60_000);
     expect(graph.calls).not.toContain(`archive ${item.id}`);
+  });
+
+  it('every command carries a newer status_version; a late confirmation leaves the newer pending flag alone', async () => {
+    const graph = fakeGraph();
+    const ctx = context(graph.handle);
+    const item = await createItem(ctx, who.tenantId, { category: 'projects', label: 'Raced' });
+    await archiveItem(ctx, who, item.id);
+    await unarchiveItem(ctx, who, item.id);
+    expect(graph.versions).toEqual([1, 2]);
+
+    // An archive whose command is still in flight while an unarchive commits and is confirmed.
+    const release = graph.holdArchives();
+    const archiving = archiveItem(ctx, who, item.id);
+    await new Promise((r) => setTimeout(r, 50));
+    graph.fail(true);
+    await expect(unarchiveItem(ctx, who, item.id)).rejects.toMatchObject({ kind: 'unavailable' });
+    graph.fail(false);
+    release();
+    await archiving;
+    // The archive (v3) arrived last; v4 (unarchive) is still pending, so the sweeper sends it.
+    expect(graph.versions).toEqual([1, 2, 3]);
+    expect(await findItem(database.db, who.tenantId, item.id)).toMatchObject({
+      status: 'active',
+      statusVersion: 4,
+      associationsPending: true,
+    });
+    const later = () => new Date(Date.now() + 10_000);
+    await retryPendingAssociations(context(graph.handle, later));
+    expect(graph.calls.at(-1)).toBe(`restore ${item.id}`);
+    expect(graph.versions.at(-1)).toBe(4);
+    expect((await findItem(database.db, who.tenantId, item.id))?.associationsPending).toBe(false);
   });
 });

@@ -4,19 +4,21 @@ import type { ParaContext } from './context';
 
 /**
  * Archive and unarchive are two steps: (1) the item's status commits here with
- * `associations_pending = true`; (2) the graph service, which owns the node↔item
- * associations, is told to archive or restore them, and the flag is cleared once it has
- * confirmed. A crash or an unreachable graph between the two leaves the flag set:
- * repeating the request, or the sweeper (`retryPendingAssociations`), sends the command
- * again. The command follows the item's status at the time it is sent and is an
- * idempotent state move in the graph, so sending it twice changes nothing.
+ * `associations_pending = true` and its `status_version` bumped; (2) the graph service,
+ * which owns the node↔item associations, is told to archive or restore them, and the flag
+ * is cleared once it has confirmed that version. A crash or an unreachable graph between
+ * the two leaves the flag set: repeating the request, or the sweeper
+ * (`retryPendingAssociations`), sends the command again. The command carries the
+ * `status_version` it follows; graph applies only a version newer than the last it
+ * applied, so a repeated command changes nothing and an archive and an unarchive sent at
+ * the same moment, arriving in either order, leave the links as the later one says.
  */
 export async function propagateAssociations(ctx: ParaContext, identity: Identity, item: ItemRow): Promise<void> {
   const graph = ctx.graph.as(identity).assignments;
-  const ref = { para_item_id: item.id };
+  const ref = { para_item_id: item.id, status_version: item.statusVersion };
   if (item.status === 'archived') await graph.archiveItem(ref);
   else await graph.restoreItem(ref);
-  await clearAssociationsPending(ctx.db, item.tenantId, item.id, item.status);
+  await clearAssociationsPending(ctx.db, item.tenantId, item.id, item.statusVersion);
 }
 
 /** As propagateAssociations, for a request: a failure is a 503 that a retry (or the sweeper) completes. */

@@ -13,6 +13,7 @@ const row = (over: Partial<ItemRow>): ItemRow => ({
   status: 'active',
   restoreStatus: null,
   associationsPending: false,
+  statusVersion: 4,
   createdAt: now,
   updatedAt: now,
   completedAt: null,
@@ -21,22 +22,24 @@ const row = (over: Partial<ItemRow>): ItemRow => ({
 });
 
 describe('PARA item transitions', () => {
-  it('archive remembers the status to restore and marks the associations pending; again is a no-op', () => {
+  it('archive remembers the status to restore, marks the associations pending and bumps statusVersion; again is a no-op', () => {
     expect(archiveTransition(row({ status: 'completed' }), now).patch).toEqual({
       status: 'archived',
       restoreStatus: 'completed',
       archivedAt: now,
       associationsPending: true,
+      statusVersion: 5,
     });
     expect(archiveTransition(row({ status: 'archived' }), now).patch).toEqual({});
   });
 
-  it('unarchive restores the remembered status (active by default); on a live item it is a no-op', () => {
+  it('unarchive restores the remembered status (active by default) and bumps statusVersion; on a live item it is a no-op', () => {
     expect(unarchiveTransition(row({ status: 'archived', restoreStatus: 'completed' })).patch).toMatchObject({
       status: 'completed',
       restoreStatus: null,
       archivedAt: null,
       associationsPending: true,
+      statusVersion: 5,
     });
     expect(unarchiveTransition(row({ status: 'archived' })).patch.status).toBe('active');
     expect(unarchiveTransition(row({ status: 'active' })).patch).toEqual({});

@@ -93,8 +93,8 @@ export async function createItem(ctx: ParaContext, tenantId: string, input: Crea
 }
 
 /**
- * A change of an item. One that archives or restores it sets `associationsPending`: its
- * node associations must then follow (domain/associations.ts).
+ * A change of an item. One that archives or restores it sets `associationsPending` and
+ * bumps `statusVersion`: its node associations must then follow (domain/associations.ts).
  */
 export interface Transition {
   patch: ItemPatch;
@@ -106,7 +106,13 @@ const NONE: Transition = { patch: {} };
 export function archiveTransition(item: ItemRow, now: Date): Transition {
   if (item.status === 'archived') return NONE;
   return {
-    patch: { status: 'archived', restoreStatus: item.status, archivedAt: now, associationsPending: true },
+    patch: {
+      status: 'archived',
+      restoreStatus: item.status,
+      archivedAt: now,
+      associationsPending: true,
+      statusVersion: item.statusVersion + 1,
+    },
   };
 }
 
@@ -114,7 +120,13 @@ export function archiveTransition(item: ItemRow, now: Date): Transition {
 export function unarchiveTransition(item: ItemRow): Transition {
   if (item.status !== 'archived') return NONE;
   return {
-    patch: { status: item.restoreStatus ?? 'active', restoreStatus: null, archivedAt: null, associationsPending: true },
+    patch: {
+      status: item.restoreStatus ?? 'active',
+      restoreStatus: null,
+      archivedAt: null,
+      associationsPending: true,
+      statusVersion: item.statusVersion + 1,
+    },
   };
 }
 

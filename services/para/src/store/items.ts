@@ -7,7 +7,15 @@ export type Category = ItemRow['category'];
 export type ItemPatch = Partial<
   Pick<
     ItemRow,
-    'label' | 'description' | 'slug' | 'status' | 'restoreStatus' | 'associationsPending' | 'completedAt' | 'archivedAt'
+    | 'label'
+    | 'description'
+    | 'slug'
+    | 'status'
+    | 'restoreStatus'
+    | 'associationsPending'
+    | 'statusVersion'
+    | 'completedAt'
+    | 'archivedAt'
   >
 >;
 
@@ -93,12 +101,15 @@ export async function lockTenantItems(db: DbOrTx, tenantId: string): Promise<voi
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${'para:' + tenantId}, 0))`);
 }
 
-/** Clears the pending flag, unless the status changed since (then its own command is pending). */
-export async function clearAssociationsPending(db: DbOrTx, tenantId: string, id: string, status: ItemRow['status']) {
+/**
+ * Clears the pending flag once graph confirmed the command of `statusVersion`, unless an
+ * archive or unarchive happened since (then its own, newer command is pending).
+ */
+export async function clearAssociationsPending(db: DbOrTx, tenantId: string, id: string, statusVersion: number) {
   await db
     .update(items)
     .set({ associationsPending: false })
-    .where(and(eq(items.tenantId, tenantId), eq(items.id, id), eq(items.status, status)));
+    .where(and(eq(items.tenantId, tenantId), eq(items.id, id), eq(items.statusVersion, statusVersion)));
 }
 
 /** Items of any tenant whose node associations still have to follow their status. */

@@ -23,6 +23,12 @@ export const items = para.table(
      * item's node associations follow its status; a sweeper retries until it has.
      */
     associationsPending: boolean().notNull().default(false),
+    /**
+     * Bumped in the transaction of every archive and unarchive and sent with the graph
+     * command, which the graph service applies only if newer than the last it applied:
+     * late or reordered commands cannot leave the links out of step with the status.
+     */
+    statusVersion: integer().notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: optionalTimestamp(),

@@ -1,0 +1,1 @@
+ALTER TABLE "para"."items" ADD COLUMN "status_version" integer DEFAULT 0 NOT NULL;
