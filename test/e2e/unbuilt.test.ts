@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 
 const pending: Array<[string, string, unknown?]> = [
-  ['GET', '/captures'],
-  ['POST', '/captures', { title: 'x', content_type: 'note', source: 'api' }],
   ['POST', '/context', {}],
   ['POST', '/context', { focus_node_ids: [], mode: 'keyword' }],
   ['GET', '/links/suggestions?text=x'],

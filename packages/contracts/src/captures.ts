@@ -198,3 +198,14 @@ export const StuckCapture = z.object({
   run_id: z.string(),
   status: z.enum(['pending', 'processing']),
 });
+
+export type Capture = z.infer<typeof Capture>;
+export type CaptureStatus = z.infer<typeof CaptureStatus>;
+export type CreateCaptureInput = z.infer<typeof CreateCaptureInput>;
+export type CapturedUrl = z.infer<typeof CapturedUrl>;
+export type CaptureActivity = z.infer<typeof CaptureActivity>;
+export type CaptureProvenance = z.infer<typeof CaptureProvenance>;
+export type UploadCaptureInput = z.infer<typeof UploadCaptureInput>;
+export type PipelineContent = z.infer<typeof PipelineContent>;
+export type StuckCapture = z.infer<typeof StuckCapture>;
+export type CaptureContentType = z.infer<typeof CaptureContentType>;

@@ -1,38 +1,10 @@
-import { capturesApi, notImplemented } from '@kg/contracts';
+import { capturesApi } from '@kg/contracts';
 import { defineRouter } from '@kg/trpc';
+import type { CapturesContext } from './domain/context';
+import { captureHandlers } from './procedures/captures';
 import { info } from './procedures/info';
-import { stats } from './procedures/stats';
+import { pipelineHandlers } from './procedures/pipeline';
 
-const later = async (): Promise<never> => {
-  throw notImplemented('Captures');
-};
-
-/** capturesRouter. The capture operations land with the captures issue (interim: 501). */
-export const createCapturesRouter = () =>
-  defineRouter(capturesApi, {
-    info,
-    stats,
-    create: later,
-    upload: later,
-    check: later,
-    list: later,
-    get: later,
-    content: later,
-    retry: later,
-    reingest: later,
-    archive: later,
-    unarchive: later,
-    dismiss: later,
-    delete: later,
-    activity: later,
-    provenance: later,
-    pipeline: {
-      claim: later,
-      content: later,
-      recordStage: later,
-      complete: later,
-      fail: later,
-      stuck: later,
-      requeue: later,
-    },
-  });
+/** capturesRouter: the public capture operations (gateway) and the pipeline's (ingest worker). */
+export const createCapturesRouter = (ctx: CapturesContext) =>
+  defineRouter(capturesApi, { info, ...captureHandlers(ctx), pipeline: pipelineHandlers(ctx) });

@@ -91,7 +91,7 @@ describe('gateway', () => {
   });
 
   it('answers 501 for features that have not landed and 410 for DELETE /para/:id', async () => {
-    const res = await call('/api/v1/captures', { key: 'good.key' });
+    const res = await call('/api/v1/links/suggestions?text=x', { key: 'good.key' });
     expect(res.status).toBe(501);
     expect(((await res.json()) as { type: string }).type).toContain('not-implemented');
     expect((await call('/api/v1/para/para_x', { method: 'DELETE', key: 'good.key' })).status).toBe(410);

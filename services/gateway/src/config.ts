@@ -12,6 +12,8 @@ export const gatewayHttpSchema = z.object({
   CORS_ORIGINS: env.list(),
   /** Largest JSON body accepted; larger bodies answer 413. */
   JSON_BODY_LIMIT_BYTES: env.positiveInt(2 * 1024 * 1024),
+  /** Largest file POST /captures/upload accepts (25 MiB); larger answers 413, checked while streaming. */
+  UPLOAD_MAX_BYTES: env.positiveInt(25 * 1024 * 1024),
   MAGIC_LINK_PER_EMAIL_PER_HOUR: env.positiveInt(5),
   MAGIC_LINK_PER_IP_PER_HOUR: env.positiveInt(30),
   /** Requests per minute on the graph endpoints, per tenant. */

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
 import { authApi, capturesApi, graphApi, paraApi, searchApi, type ContractTree, type ServiceName } from '@kg/contracts';
 import { openDatabase } from '@kg/db';
+import { createFsBlobStore } from '@kg/blobs';
 import { createFileDeadLetterStore, createMemoryBus } from '@kg/bus';
 import { createMemoryKv } from '@kg/kv';
 import type { Logger } from '@kg/logger';
@@ -19,7 +20,7 @@ import {
 } from '@kg/service-auth/module';
 import { createGraphModule, graphMigrations } from '@kg/service-graph/module';
 import { createParaModule, paraMigrations } from '@kg/service-para/module';
-import { createCapturesModule } from '@kg/service-captures/module';
+import { capturesMigrations, createCapturesModule } from '@kg/service-captures/module';
 import { createSearchModule, searchMigrations } from '@kg/service-search/module';
 import { createIngestWorkerModule } from '@kg/service-ingest-worker/module';
 import type { StandaloneConfig } from './config';
@@ -51,7 +52,7 @@ const local = <T extends ContractTree>(
 export async function startHost(config: StandaloneConfig, logger: Logger): Promise<Host> {
   const dataDir = path.resolve(config.DATA_DIR);
   const database = await openDatabase({ dataDir });
-  for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations])
+  for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations, capturesMigrations])
     await database.migrate(migrations);
   // Dead letters are files under DATA_DIR, so `npm run dlq` can work while this process runs.
   const bus = createMemoryBus(logger.child({ component: 'bus' }), {
@@ -88,7 +89,14 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     para: local('graph', 'para', paraApi, para.router, child('para')),
   });
   paraToGraph = local('para', 'graph', graphApi, graph.router, child('graph'));
-  const captures = await createCapturesModule({ database, logger: child('captures') });
+  // Uploaded files live under DATA_DIR/blobs in the embedded mode.
+  const captures = await createCapturesModule({
+    database,
+    bus,
+    blobs: createFsBlobStore(path.join(dataDir, 'blobs')),
+    logger: child('captures'),
+    outboxPollMs: config.OUTBOX_POLL_MS,
+  });
   const search = await createSearchModule({
     database,
     bus,

@@ -5,5 +5,5 @@ import type { Handlers } from '@kg/trpc';
 export const info: Handlers<typeof serviceInfoApi>['info'] = async () => ({
   service: 'captures',
   version: '0.1.0',
-  features: [],
+  features: ['captures', 'uploads', 'pipeline'],
 });

@@ -69,12 +69,15 @@ export function routeHandler(
           body: parsePart(route.body, req.body, 'body'),
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
+          raw: req,
         },
         peers,
       );
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
       const status = result.status ?? 200;
-      if (status === 204 || result.body === undefined) res.status(status).end();
+      if (result.stream) await result.stream(res.status(status));
+      else if (status === 204 || result.body === undefined) res.status(status).end();
+      else if (Buffer.isBuffer(result.body)) res.status(status).send(result.body);
       else res.status(status).json(result.body);
     } catch (err) {
       sendProblem(res, toProblem(err, route.service, req.log));

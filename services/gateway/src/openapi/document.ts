@@ -40,7 +40,7 @@ export function operationStatuses(route: Route): number[] {
   const statuses = new Set<number>([
     400,
     ...(route.auth === 'required' ? [401] : []),
-    ...(route.body ? [413, 415] : []),
+    ...(route.body || route.multipart ? [413, 415] : []),
     ...(route.rateLimit ? [429] : []),
     ...(route.errors ?? []),
     500,
@@ -58,9 +58,12 @@ function operation(route: Route): ZodOpenApiOperationObject {
       description: route.success.description,
     };
   } else if (!route.notImplemented) {
-    responses[String(route.success.status)] = route.success.schema
-      ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
-      : { description: route.success.description };
+    const { media, schema, description } = route.success;
+    responses[String(route.success.status)] = media
+      ? { description, content: Object.fromEntries(media.map((m) => [m, { schema: { type: 'string' as const } }])) }
+      : schema
+        ? { description, content: { 'application/json': { schema } } }
+        : { description };
   }
   for (const s of operationStatuses(route)) responses[String(s)] = problemResponse(s);
   return {
@@ -74,6 +77,9 @@ function operation(route: Route): ZodOpenApiOperationObject {
       ...(route.query ? { query: route.query as z.ZodObject } : {}),
     },
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } } : {}),
+    ...(route.multipart
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: route.multipart } } } }
+      : {}),
     responses,
   };
 }

@@ -1,6 +1,7 @@
 import type { KvStore } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import { authRoutes } from './auth';
+import { captureRoutes } from './captures';
 import { graphRoutes } from './graph';
 import { nodeRoutes } from './nodes';
 import { paraRoutes } from './para';
@@ -28,6 +29,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
     ...paraRoutes({
       rescan: kv.rateLimiter({ name: 'para-rescan', points: 1, durationSeconds: 300 }),
     }),
+    ...captureRoutes({ uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
     ...unbuiltRoutes,
   ];
 }

@@ -1,3 +1,4 @@
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Identity } from '@kg/contracts';
 import type { RateLimiter } from '@kg/kv';
@@ -13,12 +14,17 @@ export interface RouteRequest<P, Q, B> {
   ip: string;
   /** Consumes rate-limit points (sets RateLimit-* headers; throws 429 when exhausted). */
   limit(checks: Array<[RateLimiter, string]>): Promise<void>;
+  /** The request itself, for operations that read their body as a stream (uploads). */
+  raw: Request;
 }
 
 export interface RouteResult {
   status?: number;
+  /** JSON, or a Buffer sent as is (set its Content-Type in `headers`). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** A response the route writes itself (server-sent events); it resolves when the response ends. */
+  stream?: (res: Response) => Promise<void>;
 }
 
 /**
@@ -39,7 +45,15 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  success: { status: number; description: string; schema?: z.ZodType };
+  success: {
+    status: number;
+    description: string;
+    schema?: z.ZodType;
+    /** Media types of a response that is not JSON (a file, markdown, an event stream). */
+    media?: readonly string[];
+  };
+  /** A multipart/form-data body read as a stream by the route (schema for the OpenAPI document). */
+  multipart?: z.ZodType;
   /** Error statuses documented for this operation besides 401/400/500. */
   errors?: readonly number[];
   /** Rate-limited group (per tenant and per credential), e.g. the graph endpoints. */

@@ -1,0 +1,9 @@
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/store/schema.ts',
+  out: './drizzle',
+  casing: 'snake_case',
+  schemaFilter: ['captures'],
+});

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, optionalTimestamp, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
+
+export const captures = pgSchema('captures');
+
+const STATUSES = ['pending', 'processing', 'processed', 'failed', 'archived', 'dismissed'] as const;
+const CONTENT_TYPES = ['tweet', 'video', 'repo', 'article', 'pdf', 'audio', 'note', 'image'] as const;
+const REASONS = ['created', 'retry', 'reingest', 'sweep'] as const;
+
+export const items = captures.table(
+  'items',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    title: text().notNull(),
+    url: text(),
+    contentType: text({ enum: CONTENT_TYPES }).notNull(),
+    why: text(),
+    selectedText: text(),
+    rawContent: text(),
+    source: text({ enum: ['browser-extension', 'cli', 'api', 'mcp'] }).notNull(),
+    status: text({ enum: STATUSES }).notNull().default('pending'),
+    /** While archived or dismissed: the status unarchive returns the capture to. */
+    restoreStatus: text({ enum: STATUSES }),
+    metadata: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    nodeIds: jsonb().$type<string[]>().notNull().default([]),
+    error: text(),
+    /** The processed content (GET /captures/:id/content?format=markdown). */
+    markdown: text(),
+    /** The uploaded file: blob key, detected MIME type, name and size (uploads only). */
+    blobKey: text(),
+    mimeType: text(),
+    filename: text(),
+    sizeBytes: bigint({ mode: 'number' }),
+    /** The run the pipeline works on now; a claim names it. */
+    currentRunId: text(),
+    /** When the current run was (re)queued; a pending capture unclaimed for long is swept. */
+    queuedAt: optionalTimestamp(),
+    /** While processing: until when the worker's claim holds. */
+    leaseUntil: optionalTimestamp(),
+    /** Change counter: every write takes the next one (the `version` of its events). */
+    version: integer().notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('items_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('items_tenant_status_idx').on(t.tenantId, t.status),
+    index('items_tenant_url_idx').on(t.tenantId, t.url),
+    index('items_waiting_idx')
+      .on(t.status, t.leaseUntil, t.queuedAt)
+      .where(sql`status in ('pending', 'processing')`),
+  ],
+);
+
+/** Pipeline runs: one per queueing (create, retry, reingest); a sweep re-queues the same run. */
+export const runs = captures.table(
+  'runs',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    captureId: text()
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    reason: text({ enum: REASONS }).notNull(),
+    status: text({ enum: ['queued', 'processing', 'processed', 'failed', 'superseded'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer().notNull().default(0),
+    error: text(),
+    createdAt: createdAt(),
+    startedAt: optionalTimestamp(),
+    finishedAt: optionalTimestamp(),
+  },
+  (t) => [index('runs_capture_created_idx').on(t.captureId, t.createdAt)],
+);
+
+/** Provenance: each completed stage of a run, once per run and stage name. */
+export const stages = captures.table(
+  'stages',
+  {
+    seq: bigint({ mode: 'number' }).generatedAlwaysAsIdentity().primaryKey(),
+    tenantId: tenantIdColumn(),
+    captureId: text()
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    startedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    finishedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    model: text().notNull(),
+    inputDigest: text().notNull(),
+    output: jsonb().$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [uniqueIndex('stages_run_name_idx').on(t.runId, t.name), index('stages_capture_idx').on(t.captureId)],
+);
+
+/** The activity timeline, oldest first (by seq). */
+export const activity = captures.table(
+  'activity',
+  {
+    seq: bigint({ mode: 'number' }).generatedAlwaysAsIdentity().primaryKey(),
+    id: text().notNull().unique(),
+    tenantId: tenantIdColumn(),
+    captureId: text()
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    at: createdAt(),
+    detail: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('activity_capture_seq_idx').on(t.captureId, t.seq)],
+);
+
+export const outbox = outboxTable(captures);

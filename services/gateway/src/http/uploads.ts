@@ -1,0 +1,161 @@
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { fileTypeFromBuffer } from 'file-type';
+import { AppError, invalid, type CaptureContentType } from '@kg/contracts';
+
+/** What POST /captures/upload accepts, by detected MIME type, and the capture content type each becomes. */
+const ACCEPTED: Record<string, CaptureContentType> = {
+  'application/pdf': 'pdf',
+  'image/png': 'image',
+  'image/jpeg': 'image',
+  'image/gif': 'image',
+  'image/webp': 'image',
+  'application/msword': 'article',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'article',
+  'text/plain': 'note',
+  'text/markdown': 'note',
+};
+
+export const ACCEPTED_TYPES = Object.keys(ACCEPTED);
+
+export interface Upload {
+  filename: string;
+  /** Detected from the content (magic bytes), never taken from the name or the declared type. */
+  mimeType: string;
+  contentType: CaptureContentType;
+  bytes: Buffer;
+  fields: Record<string, string>;
+}
+
+const unsupported = (detail: string) => new AppError('unsupported_media_type', detail);
+const tooLarge = (max: number) =>
+  new AppError('payload_too_large', `The file exceeds the upload limit of ${max} bytes (${max / 1024 / 1024} MiB)`);
+
+const TEXT_NAME = /\.(txt|text|md|markdown)$/i;
+const MARKDOWN_NAME = /\.(md|markdown)$/i;
+
+/** A Word 97-2003 document: an OLE compound file holding a `WordDocument` stream (UTF-16LE directory name). */
+const WORD_STREAM = Buffer.from('WordDocument', 'utf16le');
+
+/**
+ * The MIME type of `bytes` from their content. Text has no magic bytes: it is accepted as
+ * text/plain or text/markdown only when the name or the declared type says text, and only
+ * when it is valid UTF-8 without NUL. Anything else is refused (415), whatever its name.
+ */
+export async function detectType(bytes: Buffer, filename: string, declared: string): Promise<string> {
+  const found = await fileTypeFromBuffer(bytes);
+  if (found) {
+    if (found.mime === 'application/x-cfb' && bytes.includes(WORD_STREAM)) return 'application/msword';
+    if (found.mime in ACCEPTED) return found.mime;
+    throw unsupported(
+      `The file's content is ${found.mime}; accepted: PDF, PNG, JPEG, GIF, WebP, DOC, DOCX, text, markdown`,
+    );
+  }
+  const saysText = TEXT_NAME.test(filename) || /^text\/(plain|markdown|x-markdown)\b/i.test(declared);
+  if (!saysText)
+    throw unsupported(
+      'The file type could not be recognised from its content; accepted: PDF, PNG, JPEG, GIF, WebP, DOC, DOCX, text, markdown',
+    );
+  if (bytes.includes(0)) throw unsupported('A text file must not contain NUL bytes');
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw unsupported('A text file must be valid UTF-8');
+  }
+  return MARKDOWN_NAME.test(filename) || /markdown/i.test(declared) ? 'text/markdown' : 'text/plain';
+}
+
+/**
+ * Reads a multipart/form-data upload as a stream: one `file` part of at most `maxBytes`
+ * (413 as soon as it is passed: the rest of the body is read and discarded, never kept),
+ * plus the text fields `allowedFields`. The type is detected from the content.
+ */
+export function readUpload(req: Request, opts: { maxBytes: number; allowedFields: string[] }): Promise<Upload> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\b/i.test(type))
+    return Promise.reject(unsupported('Send the upload as multipart/form-data with a `file` part'));
+  const declaredLength = Number(req.headers['content-length'] ?? NaN);
+  return new Promise<Upload>((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: req.headers,
+        limits: { fileSize: opts.maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
+      });
+    } catch {
+      reject(invalid('The multipart body is malformed (a boundary is required)'));
+      return;
+    }
+    let failure: AppError | null = null;
+    const fail = (err: AppError) => {
+      if (failure) return;
+      failure = err;
+      // Stop parsing; read what the client still sends and throw it away, then answer.
+      req.unpipe(bb);
+      req.resume();
+      if (req.readableEnded) reject(err);
+      else req.once('end', () => reject(err));
+    };
+    // A declared length far above the limit is refused before reading anything but the headers.
+    if (Number.isFinite(declaredLength) && declaredLength > opts.maxBytes + 1024 * 1024) {
+      fail(tooLarge(opts.maxBytes));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let file: { filename: string; declared: string; chunks: Buffer[]; size: number } | null = null;
+    let pending: Promise<void> = Promise.resolve();
+
+    bb.on('field', (name, value, info) => {
+      if (!opts.allowedFields.includes(name))
+        return fail(invalid('Unknown form field', [{ path: `body.${name}`, message: 'unknown field' }]));
+      if (info.valueTruncated)
+        return fail(invalid('A form field is too long', [{ path: `body.${name}`, message: 'too long' }]));
+      fields[name] = value;
+    });
+    bb.on('file', (name, stream, info) => {
+      if (name !== 'file' || file) {
+        stream.resume();
+        return fail(
+          invalid('Send exactly one file, in the `file` part', [{ path: `body.${name}`, message: 'unexpected file' }]),
+        );
+      }
+      const current = {
+        filename: info.filename || 'upload',
+        declared: info.mimeType ?? '',
+        chunks: [] as Buffer[],
+        size: 0,
+      };
+      file = current;
+      stream.on('data', (chunk: Buffer) => {
+        current.size += chunk.length;
+        if (!failure) current.chunks.push(chunk);
+      });
+      stream.on('limit', () => {
+        current.chunks = [];
+        fail(tooLarge(opts.maxBytes));
+      });
+      pending = new Promise((done) => stream.on('end', done));
+    });
+    bb.on('filesLimit', () => fail(invalid('Send exactly one file, in the `file` part')));
+    bb.on('fieldsLimit', () => fail(invalid('Too many form fields')));
+    bb.on('partsLimit', () => fail(invalid('Too many form parts')));
+    bb.on('error', () => fail(invalid('The multipart body is malformed')));
+    bb.on('close', () => {
+      void pending.then(async () => {
+        if (failure) return;
+        if (!file) return reject(invalid('The upload has no file', [{ path: 'body.file', message: 'required' }]));
+        const bytes = Buffer.concat(file.chunks);
+        if (bytes.length === 0)
+          return reject(invalid('The file is empty', [{ path: 'body.file', message: 'must not be empty' }]));
+        try {
+          const mimeType = await detectType(bytes, file.filename, file.declared);
+          resolve({ filename: file.filename, mimeType, contentType: ACCEPTED[mimeType]!, bytes, fields });
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    req.on('aborted', () => fail(invalid('The upload was interrupted')));
+    req.pipe(bb);
+  });
+}
