@@ -24,12 +24,10 @@ const UploadFields = UploadCaptureInput.pick({ title: true, why: true }).strict(
 
 /** The multipart body, for the OpenAPI document. */
 const UploadForm = z.object({
-  file: z
-    .string()
-    .meta({
-      format: 'binary',
-      description: `At most 25 MiB; accepted (detected from the content): ${ACCEPTED_TYPES.join(', ')}`,
-    }),
+  file: z.string().meta({
+    format: 'binary',
+    description: `At most 25 MiB; accepted (detected from the content): ${ACCEPTED_TYPES.join(', ')}`,
+  }),
   title: UploadCaptureInput.shape.title,
   why: UploadCaptureInput.shape.why,
 });
