@@ -32,7 +32,8 @@ export interface RunOptions {
 
 /**
  * The body of every service's main.ts. `main.ts migrate` runs the service's migrations
- * and exits (the Helm hook Job); otherwise it starts the module, serves it over HTTP,
+ * and exits (services with migrations call `migrateIfAsked` first, which needs no more
+ * than the database settings); otherwise it starts the module, serves it over HTTP,
  * and on SIGTERM/SIGINT stops taking requests, finishes in-flight requests, stops its
  * background work (the outbox relay flushes), lets consumers finish and commit, and exits.
  */
