@@ -1,8 +1,10 @@
+import { capturesApi, graphApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
-import { openDatabase, postgresOptions } from '@kg/db';
+import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
+import { connectService } from '@kg/trpc';
 import { ingestWorkerConfigSchema } from './config';
 import { createIngestWorkerModule } from './module';
 
@@ -15,13 +17,23 @@ try {
     config.INTERNAL_SIGNING_KEY,
     config.INTERNAL_PUBLIC_KEYS,
   );
-  const database = await openDatabase(postgresOptions(config));
+  const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'ingest-worker', logger });
+  const peer = <T extends typeof capturesApi | typeof graphApi>(name: string, url: string, contract: T) =>
+    connectService('ingest-worker', name, contract, {
+      kind: 'http',
+      url: `${url}/trpc`,
+      signer: internal.signer,
+      timeoutMs: config.PEER_TIMEOUT_MS,
+    });
+  const captures = peer('captures', config.CAPTURES_URL, capturesApi);
+  const graph = peer('graph', config.GRAPH_URL, graphApi);
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
-    database,
+    database: null,
+    bus,
     migrations: null,
-    createModule: () => createIngestWorkerModule({ database, logger }),
+    createModule: () => createIngestWorkerModule({ bus, logger, captures, graph, config }),
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,

@@ -1,20 +1,69 @@
-import type { Database } from '@kg/db';
+import type { capturesApi, graphApi } from '@kg/contracts';
+import type { EventBus } from '@kg/bus';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
+import type { ServiceHandle } from '@kg/trpc';
+import type { PipelineConfig } from './config';
+import { subscribeQueued } from './consumers/queued';
+import { createStages } from './pipeline';
+import { createWorkPool } from './pool';
 import { createIngestWorkerRouter } from './router';
+import type { RunnerDeps } from './runner';
+import { createSweeper } from './sweeper';
+
+export { pipelineConfigSchema, pipelineEnv, checkPipeline, type PipelineConfig } from './config';
 
 export interface IngestWorkerDeps {
-  database: Database;
+  bus: EventBus;
   logger: Logger;
+  /** The captures service: the pipeline procedures (claim, content, recordStage, …). */
+  captures: ServiceHandle<typeof capturesApi>;
+  /** The graph service: captures.upsertNode. */
+  graph: ServiceHandle<typeof graphApi>;
+  config: PipelineConfig;
+  /** Told the duration of every stage that ran (the benchmark). */
+  onStage?: (name: string, ms: number) => void;
 }
 
-/** The ingest-worker service as a mountable module. */
-export async function createIngestWorkerModule(deps: IngestWorkerDeps): Promise<ServiceModule> {
+/** The ingest worker as a mountable module: the capture.queued consumer, its work pool and the sweeper. */
+export async function createIngestWorkerModule(
+  deps: IngestWorkerDeps,
+): Promise<ServiceModule & { sweep(): Promise<number>; idle(): Promise<void> }> {
+  const c = deps.config;
+  const stages = createStages(c);
+  const runner: RunnerDeps = {
+    captures: deps.captures,
+    graph: deps.graph,
+    stages,
+    logger: deps.logger,
+    policy: {
+      stageTimeoutMs: c.INGEST_STAGE_TIMEOUT_MS,
+      stageAttempts: c.INGEST_STAGE_ATTEMPTS,
+      retryBackoffMs: c.INGEST_RETRY_BACKOFF_MS,
+      maxClaims: c.INGEST_MAX_CLAIMS,
+      leaseMs: c.INGEST_LEASE_MS,
+    },
+    ...(deps.onStage ? { onStage: deps.onStage } : {}),
+  };
+  const pool = createWorkPool({ concurrency: c.INGEST_CONCURRENCY, queueLimit: c.INGEST_QUEUE_LIMIT });
+  await subscribeQueued(deps.bus, pool, runner, deps.logger);
+  const sweeper = createSweeper({
+    captures: deps.captures,
+    logger: deps.logger,
+    afterMs: c.INGEST_SWEEP_AFTER_MS,
+    intervalMs: c.INGEST_SWEEP_INTERVAL_MS,
+  });
   return {
     name: 'ingest-worker',
     router: createIngestWorkerRouter(),
-    start: async () => {},
-    stop: async () => {},
-    ready: () => deps.database.ping(),
+    start: async () => sweeper.start(),
+    stop: async () => {
+      await sweeper.stop();
+      await pool.close();
+      await stages.ocr.close();
+    },
+    ready: () => deps.bus.ready(),
+    sweep: () => sweeper.sweep(),
+    idle: () => pool.idle(),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
 import { gatewayHttpSchema } from '@kg/service-gateway/module';
+import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
 
 /** Env of the one-process host: every service in one process, all state under DATA_DIR. */
 export const standaloneConfigSchema = gatewayHttpSchema
@@ -15,7 +16,10 @@ export const standaloneConfigSchema = gatewayHttpSchema
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
     /** Processed-event ledger rows and search tombstones are kept this many hours. */
     EVENT_RETENTION_HOURS: env.positiveInt(168),
+    /** The ingest pipeline (services/ingest-worker/src/config.ts). */
+    ...pipelineEnv,
   })
+  .superRefine(checkPipeline)
   .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {
     message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp',
     path: ['SMTP_URL'],

@@ -104,7 +104,14 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
     retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
   });
-  const ingest = await createIngestWorkerModule({ database, logger: child('ingest-worker') });
+  // The ingest worker reaches captures (pipeline procedures) and graph (captures.upsertNode) in process.
+  const ingest = await createIngestWorkerModule({
+    bus,
+    logger: child('ingest-worker'),
+    captures: local('ingest-worker', 'captures', capturesApi, captures.router, child('captures')),
+    graph: local('ingest-worker', 'graph', graphApi, graph.router, child('graph')),
+    config,
+  });
   const modules = [auth, para, graph, captures, search, ingest];
   for (const m of modules) await m.start();
   await bus.start();

@@ -1,0 +1,33 @@
+import { TOPICS } from '@kg/contracts';
+import type { EventBus } from '@kg/bus';
+import type { Logger } from '@kg/logger';
+import type { WorkPool } from '../pool';
+import { runCapture, type RunnerDeps } from '../runner';
+
+/**
+ * Consumes `capture.queued` from kg.captures.v1. The handler hands the run to the work pool
+ * and returns once it is accepted (it waits while the pool is full: backpressure), so the
+ * message is acknowledged before the run ends. At-least-once holds through the captures
+ * service: a run that dies with its worker keeps its lease until it expires, and the sweeper
+ * re-queues it; a redelivered or duplicate message is dropped at claim.
+ */
+export function subscribeQueued(bus: EventBus, pool: WorkPool, runner: RunnerDeps, logger: Logger) {
+  return bus.subscribe({
+    topic: TOPICS.captures,
+    group: 'ingest-worker',
+    maxAttempts: 5,
+    handler: async (event) => {
+      if (event.type !== 'capture.queued') return;
+      const job = { tenant_id: event.tenant_id, ...event.data };
+      await pool.submit(job.capture_id, async () => {
+        try {
+          const outcome = await runCapture(runner, job);
+          logger.debug({ capture_id: job.capture_id, run_id: job.run_id, outcome }, 'capture run ended');
+        } catch (err) {
+          // The lease runs out and the sweeper re-queues the run.
+          logger.warn({ err, capture_id: job.capture_id, run_id: job.run_id }, 'capture run interrupted');
+        }
+      });
+    },
+  });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkPool } from './pool';
+
+const gate = () => {
+  let open!: () => void;
+  const p = new Promise<void>((r) => (open = r));
+  return { p, open };
+};
+
+describe('work pool', () => {
+  it('runs at most `concurrency` tasks and makes submit wait while the queue is full', async () => {
+    const pool = createWorkPool({ concurrency: 2, queueLimit: 1 });
+    const gates = [gate(), gate(), gate(), gate()];
+    let maxRunning = 0;
+    const task = (i: number) => async () => {
+      maxRunning = Math.max(maxRunning, pool.stats.running);
+      await gates[i]!.p;
+    };
+    expect(await pool.submit('a', task(0))).toBe('accepted');
+    expect(await pool.submit('b', task(1))).toBe('accepted');
+    expect(await pool.submit('c', task(2))).toBe('accepted');
+    expect(pool.stats).toEqual({ running: 2, queued: 1 });
+    let fourthAccepted = false;
+    const fourth = pool.submit('d', task(3)).then((r) => ((fourthAccepted = true), r));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fourthAccepted).toBe(false); // backpressure: the consumer waits here
+    gates[0]!.open();
+    expect(await fourth).toBe('accepted');
+    for (const g of gates) g.open();
+    await pool.idle();
+    expect(maxRunning).toBe(2);
+    expect(pool.stats).toEqual({ running: 0, queued: 0 });
+  });
+
+  it('drops a duplicate key while it is queued or running, and accepts it again afterwards', async () => {
+    const pool = createWorkPool({ concurrency: 1, queueLimit: 10 });
+    const g = gate();
+    let runs = 0;
+    const task = async () => {
+      runs++;
+      await g.p;
+    };
+    expect(await pool.submit('cap', task)).toBe('accepted');
+    expect(await pool.submit('cap', task)).toBe('duplicate');
+    g.open();
+    await pool.idle();
+    expect(await pool.submit('cap', task)).toBe('accepted');
+    await pool.idle();
+    expect(runs).toBe(2);
+  });
+
+  it('close waits for running tasks, drops queued ones and refuses new ones', async () => {
+    const pool = createWorkPool({ concurrency: 1, queueLimit: 10 });
+    const g = gate();
+    const done: string[] = [];
+    await pool.submit('a', async () => {
+      await g.p;
+      done.push('a');
+    });
+    await pool.submit('b', async () => void done.push('b'));
+    const closing = pool.close();
+    expect(await pool.submit('c', async () => void done.push('c'))).toBe('closed');
+    g.open();
+    await closing;
+    expect(done).toEqual(['a']);
+  });
+});

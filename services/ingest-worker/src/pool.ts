@@ -1,0 +1,73 @@
+/**
+ * Concurrency and backpressure of the worker: at most `concurrency` runs at once and
+ * `queueLimit` waiting; `submit` resolves once the run is accepted, and waits while the queue is
+ * full, so the bus consumer stops taking messages when the worker is busy. A key (the capture
+ * id) runs once at a time: a duplicate delivery while it is queued or running is dropped.
+ */
+export interface WorkPool {
+  submit(key: string, task: () => Promise<void>): Promise<'accepted' | 'duplicate' | 'closed'>;
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void>;
+  /** Stops accepting; resolves when the accepted runs have finished. */
+  close(): Promise<void>;
+  readonly stats: { running: number; queued: number };
+}
+
+export function createWorkPool(opts: { concurrency: number; queueLimit: number }): WorkPool {
+  const queue: { key: string; task: () => Promise<void> }[] = [];
+  const keys = new Set<string>();
+  let running = 0;
+  let closed = false;
+  let spaceWaiters: (() => void)[] = [];
+  let idleWaiters: (() => void)[] = [];
+
+  const wake = (list: (() => void)[]) => {
+    for (const w of list) w();
+  };
+  function pump() {
+    while (running < opts.concurrency && queue.length > 0) {
+      const { key, task } = queue.shift()!;
+      running++;
+      const waiters = spaceWaiters;
+      spaceWaiters = [];
+      wake(waiters);
+      void task()
+        .catch(() => undefined) // tasks handle their own errors; the pool only keeps count
+        .finally(() => {
+          running--;
+          keys.delete(key);
+          pump();
+          if (running === 0 && queue.length === 0) {
+            const idle = idleWaiters;
+            idleWaiters = [];
+            wake(idle);
+          }
+        });
+    }
+  }
+
+  return {
+    async submit(key, task) {
+      while (!closed && queue.length >= opts.queueLimit) await new Promise<void>((r) => spaceWaiters.push(r));
+      if (closed) return 'closed';
+      if (keys.has(key)) return 'duplicate';
+      keys.add(key);
+      queue.push({ key, task });
+      pump();
+      return 'accepted';
+    },
+    idle() {
+      return running === 0 && queue.length === 0 ? Promise.resolve() : new Promise((r) => idleWaiters.push(r));
+    },
+    async close() {
+      closed = true;
+      queue.length = 0;
+      wake(spaceWaiters);
+      spaceWaiters = [];
+      if (running > 0) await new Promise<void>((r) => idleWaiters.push(r));
+    },
+    get stats() {
+      return { running, queued: queue.length };
+    },
+  };
+}

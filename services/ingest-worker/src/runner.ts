@@ -1,0 +1,95 @@
+import type { capturesApi, graphApi, PipelineClaim } from '@kg/contracts';
+import type { Logger } from '@kg/logger';
+import type { ServiceHandle } from '@kg/trpc';
+import { fail, guard, isConflict, RunLost, systemIdentity } from './captures-calls';
+import type { Stages } from './pipeline';
+import { runStages, type RunState } from './run-stages';
+
+export interface RunPolicy {
+  stageTimeoutMs: number;
+  stageAttempts: number;
+  retryBackoffMs: number;
+  maxClaims: number;
+  leaseMs: number;
+}
+
+export interface RunnerDeps {
+  captures: ServiceHandle<typeof capturesApi>;
+  graph: ServiceHandle<typeof graphApi>;
+  stages: Stages;
+  policy: RunPolicy;
+  logger: Logger;
+  /** Told the duration of every stage that ran (metrics, the benchmark). */
+  onStage?: (name: string, ms: number) => void;
+}
+
+export interface RunJob {
+  tenant_id: string;
+  capture_id: string;
+  run_id: string;
+}
+
+/**
+ * processed / failed: the run ended so. deferred: a retryable failure with claims left (the
+ * capture is pending again; the sweeper re-queues it). skipped: nothing to do (done, another
+ * worker's live lease, superseded, deleted). dropped: the run lost its claim midway (409).
+ */
+export type RunOutcome = 'processed' | 'failed' | 'deferred' | 'skipped' | 'dropped';
+
+/**
+ * Runs one pipeline run of one capture: claims it, skips the stages the run already recorded
+ * (a crashed run resumes after its last completed stage), runs the others with a time limit and
+ * bounded retries, records each in provenance (which announces it in the activity timeline),
+ * and completes the capture with its node ids, or fails it naming the stage.
+ */
+export async function runCapture(deps: RunnerDeps, job: RunJob): Promise<RunOutcome> {
+  const captures = deps.captures.as(systemIdentity(job.tenant_id));
+  const log = deps.logger.child({ capture_id: job.capture_id, run_id: job.run_id });
+  let claim: PipelineClaim;
+  try {
+    claim = await captures.pipeline.claim({
+      capture_id: job.capture_id,
+      run_id: job.run_id,
+      lease_ms: deps.policy.leaseMs,
+    });
+  } catch (err) {
+    if (isConflict(err)) return 'skipped';
+    throw err;
+  }
+  if (!claim.claimed) {
+    log.debug({ reason: claim.reason }, 'capture not claimed');
+    return 'skipped';
+  }
+  const completed = new Map(claim.completed_stages.map((s) => [s.name, s.output]));
+  const state: RunState = { capture: claim.capture, completed };
+  try {
+    // A run claimed more often than allowed keeps killing its worker (or keeps being deferred).
+    const giveUp =
+      claim.attempt > deps.policy.maxClaims
+        ? `gave up after ${deps.policy.maxClaims} attempts (the worker stopped during this stage)`
+        : null;
+    const ended = await runStages(deps, captures, job, state, log, giveUp);
+    if (ended) {
+      const final = giveUp !== null || !ended.error.retryable || claim.attempt >= deps.policy.maxClaims;
+      await fail(captures, job, ended.stage, ended.error.message, final);
+      log.warn({ stage: ended.stage, err: ended.error.message, final }, 'stage failed');
+      return final ? 'failed' : 'deferred';
+    }
+    await guard(
+      captures.pipeline.complete({
+        capture_id: job.capture_id,
+        run_id: job.run_id,
+        node_ids: state.nodeIds ?? [],
+        ...(state.extracted ? { markdown: state.extracted.markdown } : {}),
+        metadata: state.metadata ?? {},
+      }),
+    );
+    return 'processed';
+  } catch (err) {
+    if (err instanceof RunLost) {
+      log.info('run lost its claim (superseded or expired); dropped');
+      return 'dropped';
+    }
+    throw err;
+  }
+}
