@@ -3,7 +3,7 @@ import { createFsBlobStore, createS3BlobStore, type BlobStore } from '@kg/blobs'
 import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
-import { failFast, runServiceProcess } from '@kg/service-kit';
+import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
 import { capturesConfigSchema, type CapturesConfig } from './config';
 import { capturesMigrations, createCapturesModule } from './module';
@@ -24,6 +24,8 @@ async function openBlobs(config: CapturesConfig): Promise<BlobStore> {
 }
 
 try {
+  // `migrate` needs the database only: it runs before (and without) the full config.
+  await migrateIfAsked('captures', process.argv.slice(2), capturesMigrations);
   const config = loadConfig('captures', capturesConfigSchema);
   const logger = createLogger('captures', config.LOG_LEVEL);
   // Its own signing key (checked at start-up) and the public keys of the services that call it.
