@@ -43,6 +43,8 @@ export async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
+      // The ingest tests fetch from a local server; other private addresses stay refused.
+      FETCH_ALLOWLIST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
