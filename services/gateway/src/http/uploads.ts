@@ -80,7 +80,8 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fileSize: opts.maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
+        // busboy signals `limit` on reaching fileSize: one byte past the maximum is the first refused.
+        limits: { fileSize: opts.maxBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 },
       });
     } catch {
       reject(invalid('The multipart body is malformed (a boundary is required)'));

@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { Capture } from '@kg/contracts';
+import { api, conforms, expectProblem, newTenant, type ProblemBody, type Session } from './support/client';
+import { docx, elf, gif, jpeg, noise, pdf, png, webp } from './support/capture-files';
+
+let s: Session;
+let other: Session;
+beforeAll(async () => {
+  [s, other] = await Promise.all([newTenant('uploads'), newTenant('uploads-other')]);
+});
+
+const MAX = 25 * 1024 * 1024;
+
+/** POST /captures/upload with a real multipart body (fetch's FormData). */
+async function upload(
+  auth: string | undefined,
+  file: { name: string; bytes: Buffer; type?: string } | null,
+  fields: Record<string, string> = {},
+) {
+  const form = new FormData();
+  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? '' }), file.name);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const res = await fetch(`${inject('baseUrl')}/api/v1/captures/upload`, {
+    method: 'POST',
+    headers: auth ? { authorization: auth } : {},
+    body: form,
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body: body as any };
+}
+
+async function content(auth: string, id: string) {
+  const res = await fetch(`${inject('baseUrl')}/api/v1/captures/${id}/content`, { headers: { authorization: auth } });
+  return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('POST /captures/upload: accepted types, detected from the content', () => {
+  const cases: Array<[string, string, Buffer, string, string]> = [
+    ['PDF', 'paper.pdf', pdf('Hello from a PDF'), 'application/pdf', 'pdf'],
+    ['PNG', 'diagram.png', png(), 'image/png', 'image'],
+    ['JPEG', 'photo.jpg', jpeg(), 'image/jpeg', 'image'],
+    ['GIF', 'anim.gif', gif(), 'image/gif', 'image'],
+    ['WebP', 'pic.webp', webp(), 'image/webp', 'image'],
+    [
+      'DOCX',
+      'report.docx',
+      docx('Hello from Word'),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'article',
+    ],
+    ['text', 'notes.txt', Buffer.from('Plain notes, déjà vu.\n'), 'text/plain', 'note'],
+    ['markdown', 'readme.md', Buffer.from('# Title\n\nSome *markdown*.\n'), 'text/markdown', 'note'],
+  ];
+  for (const [label, name, bytes, mime, kind] of cases) {
+    it(`${label}: 201 pending, the file kept byte for byte with its detected type`, async () => {
+      const res = await upload(s.bearer, { name, bytes, type: 'application/octet-stream' });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const c = conforms(Capture, res.body);
+      expect(c).toMatchObject({ title: name, content_type: kind, source: 'api' });
+      expect(['pending', 'processing', 'processed', 'failed']).toContain(c.status);
+      expect(c.metadata).toMatchObject({ filename: name, mime_type: mime, size_bytes: bytes.length });
+      const got = await content(s.bearer, c.id);
+      expect(got.status).toBe(200);
+      expect(got.type).toBe(mime);
+      expect(got.bytes.equals(bytes)).toBe(true);
+      expect((await content(other.bearer, c.id)).status).toBe(404);
+    });
+  }
+
+  it('title and why fields override; unknown fields and NUL answer 400', async () => {
+    const res = await upload(
+      s.bearer,
+      { name: 'a.png', bytes: png() },
+      { title: '  My diagram ', why: 'for the talk' },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ title: 'My diagram', why: 'for the talk' });
+    const unknown = expectProblem(await upload(s.bearer, { name: 'a.png', bytes: png() }, { colour: 'red' }), 400);
+    expect(unknown.errors?.[0]?.path).toContain('colour');
+    const nul = expectProblem(await upload(s.bearer, { name: 'a.png', bytes: png() }, { why: 'a\u0000b' }), 400);
+    expect(JSON.stringify(nul.errors)).toContain('why');
+  });
+});
+
+describe('POST /captures/upload: refusals', () => {
+  const refused = async (res: Awaited<ReturnType<typeof upload>>, status: number): Promise<ProblemBody> => {
+    const p = expectProblem(res, status);
+    expect(p.detail.length).toBeGreaterThan(0);
+    return p;
+  };
+
+  it('an executable renamed .txt answers 415', async () => {
+    const p = await refused(await upload(s.bearer, { name: 'notes.txt', bytes: elf(), type: 'text/plain' }), 415);
+    expect(p.detail).toContain('x-elf');
+  });
+
+  it('random bytes named .png answer 415', async () => {
+    await refused(await upload(s.bearer, { name: 'image.png', bytes: noise(4096), type: 'image/png' }), 415);
+  });
+
+  it('text that is not UTF-8, or holds NUL, answers 415 even named .md', async () => {
+    await refused(await upload(s.bearer, { name: 'a.md', bytes: Buffer.from([0x48, 0xff, 0xfe, 0x49]) }), 415);
+    await refused(await upload(s.bearer, { name: 'a.md', bytes: Buffer.from('a\u0000b') }), 415);
+  });
+
+  it('25 MiB is accepted; 25 MiB + 1 byte answers 413', async () => {
+    const big = Buffer.alloc(MAX, 'a');
+    const ok = await upload(s.bearer, { name: 'big.txt', bytes: big });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.metadata.size_bytes).toBe(MAX);
+    await refused(await upload(s.bearer, { name: 'big.txt', bytes: Buffer.alloc(MAX + 1, 'a') }), 413);
+  }, 120_000);
+
+  it('no file, an empty file, JSON instead of multipart, and no credentials are refused', async () => {
+    await refused(await upload(s.bearer, null, { title: 'x' }), 400);
+    await refused(await upload(s.bearer, { name: 'e.txt', bytes: Buffer.alloc(0) }), 400);
+    expectProblem(await api('POST', '/captures/upload', { auth: s.bearer, body: { file: 'x' } }), 415);
+    expectProblem(await upload(undefined, { name: 'a.png', bytes: png() }), 401);
+  });
+});
