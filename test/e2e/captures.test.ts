@@ -172,3 +172,18 @@ describe('content, lifecycle and 409 rules', () => {
     expectProblem(await api('DELETE', `/captures/${c.id}`, { auth: s.bearer }), 404);
   });
 });
+
+describe('GET /graph-health counts captures', () => {
+  it('total, pending, processing and failed come from the captures service, per tenant', async () => {
+    const t = await newTenant('captures-health');
+    const health = async (auth: string) => (await api('GET', '/graph-health', { auth })).body;
+    expect(await health(t.bearer)).toMatchObject({ total_captures: 0, pending_captures: 0, failed_captures: 0 });
+    await create(t.bearer);
+    const shelved = await create(t.bearer);
+    await api('POST', `/captures/${shelved.id}/archive`, { auth: t.bearer });
+    const h = await health(t.bearer);
+    expect(h.total_captures).toBe(2);
+    expect(h.pending_captures + h.processing_captures + h.failed_captures).toBeLessThanOrEqual(1);
+    expect((await health(other.bearer)).total_captures).toBe(0);
+  });
+});

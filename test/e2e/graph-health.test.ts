@@ -6,6 +6,8 @@ type Health = {
   validated_nodes: number;
   total_captures: number;
   pending_captures: number;
+  processing_captures: number;
+  failed_captures: number;
   total_links: number;
   stale_nodes: number;
 };
@@ -19,6 +21,8 @@ describe('GET /graph-health', () => {
       validated_nodes: 0,
       total_captures: 0,
       pending_captures: 0,
+      processing_captures: 0,
+      failed_captures: 0,
       total_links: 0,
       stale_nodes: 0,
     });

@@ -71,6 +71,8 @@ export const GraphHealth = z
     validated_nodes: z.number().int(),
     total_captures: z.number().int(),
     pending_captures: z.number().int(),
+    processing_captures: z.number().int().meta({ description: 'Extension: captures being processed now' }),
+    failed_captures: z.number().int().meta({ description: 'Extension: captures whose processing failed (retry them)' }),
     total_links: z.number().int(),
     stale_nodes: z.number().int(),
   })

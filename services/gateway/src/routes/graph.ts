@@ -43,7 +43,13 @@ export const graphRoutes: Route[] = [
         peers.graph.as(req.identity).views.health({}),
         peers.captures.as(req.identity).stats({}),
       ]);
-      return ok({ ...graph, total_captures: captures.total, pending_captures: captures.pending });
+      return ok({
+        ...graph,
+        total_captures: captures.total,
+        pending_captures: captures.pending,
+        processing_captures: captures.processing,
+        failed_captures: captures.failed,
+      });
     },
   }),
 ];
