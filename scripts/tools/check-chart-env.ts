@@ -41,6 +41,8 @@ const EXTERNAL: Record<string, string> = {
   REDIS_PASSWORD: 'secret',
   KAFKA_SASL_USERNAME: 'kg',
   KAFKA_SASL_PASSWORD: 'secret',
+  S3_ACCESS_KEY_ID: 'kg-captures',
+  S3_SECRET_ACCESS_KEY: 'secret',
 };
 
 const docs = parseAllDocuments(readFileSync(0, 'utf8'))

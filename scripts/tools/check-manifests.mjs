@@ -28,7 +28,7 @@ const COMPONENTS = {
 };
 const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
 // The services that publish or consume on Kafka (their config has KAFKA_BROKERS).
-const KAFKA_CLIENTS = ['graph', 'para', 'search'];
+const KAFKA_CLIENTS = ['graph', 'para', 'captures', 'search'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
 const name = (o) => `${o.kind}/${o.metadata.name}`;
@@ -111,7 +111,15 @@ const config = of('ConfigMap')[0]?.data ?? {};
 const metricsPort = Number(config.METRICS_PORT);
 expect(metricsPort > 0, 'ConfigMap sets METRICS_PORT');
 expect(Number(config.KAFKA_REPLICATION_FACTOR) >= 1, 'ConfigMap sets KAFKA_REPLICATION_FACTOR');
-for (const secret of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'REDIS_PASSWORD', 'DATABASE_URL', 'REDIS_URL'])
+for (const secret of [
+  'KAFKA_SASL_USERNAME',
+  'KAFKA_SASL_PASSWORD',
+  'REDIS_PASSWORD',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+])
   expect(!(secret in config), `${secret} is not in the ConfigMap (Secrets only)`);
 for (const deployment of of('Deployment')) {
   const c = component(deployment);
@@ -132,6 +140,8 @@ for (const deployment of of('Deployment')) {
         `${c}: ${env} only for ${KAFKA_CLIENTS.join(', ')} (the Kafka clients)`,
       );
   if (secrets.includes('REDIS_PASSWORD')) expect(['gateway', 'graph'].includes(c), `${c}: REDIS_PASSWORD withheld`);
+  for (const env of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
+    expect(secrets.includes(env) === (c === 'captures'), `${c}: ${env} only for captures (the object storage client)`);
 }
 for (const service of of('Service')) {
   const metrics = service.spec.ports.find((p) => p.name === 'metrics' || p.targetPort === 'metrics');
@@ -204,7 +214,7 @@ if (job) {
   expect(a['helm.sh/hook-delete-policy'] === 'before-hook-creation,hook-succeeded', 'migrations Job delete policy');
   expect('helm.sh/hook-weight' in a, 'migrations Job has a hook weight');
   const steps = job.spec.template.spec.initContainers.map((c) => c.args.join(' '));
-  const want = ['auth', 'para', 'graph', 'search'].map((s) => `services/${s}/src/main.ts migrate`);
+  const want = ['auth', 'para', 'graph', 'search', 'captures'].map((s) => `services/${s}/src/main.ts migrate`);
   expect(steps.join() === want.join(), `migrations run ${want.join(', ')} in order (got ${steps.join(', ')})`);
   checkPod(job, job.spec.template.spec);
   // Least privilege: `migrate` reads DATABASE_URL, the database timeouts and LOG_LEVEL only;
@@ -220,6 +230,8 @@ if (job) {
     'REDIS_PASSWORD',
     'KAFKA_SASL_USERNAME',
     'KAFKA_SASL_PASSWORD',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
   ];
   for (const c of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
     const names = (c.env ?? []).map((e) => e.name);

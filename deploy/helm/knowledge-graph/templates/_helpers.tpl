@@ -117,6 +117,8 @@ secret it reads) a chart-managed value comes from the hook-only Secret <fullname
   {{- $key = $v.redis.existingSecretPasswordKey }}
 {{- else if and (hasPrefix "KAFKA_SASL_" .key) $v.kafka.sasl.existingSecret }}
   {{- $name = $v.kafka.sasl.existingSecret }}
+{{- else if and (hasPrefix "S3_" .key) $v.objectStorage.existingSecret }}
+  {{- $name = $v.objectStorage.existingSecret }}
 {{- else if and (not (has .key (include "kg.connectionKeys" .root | fromYamlArray))) $v.secrets.existingSecret }}
   {{- $name = $v.secrets.existingSecret }}
 {{- else if .hook }}
@@ -175,7 +177,7 @@ migrations hook Job gets no signing key (`migrate` does not read it).
 
 {{/* Keys of the connections Secret: URLs and credentials of PostgreSQL, Redis and Kafka. */}}
 {{- define "kg.connectionKeys" -}}
-{{- toYaml (list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD") }}
+{{- toYaml (list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "S3_ACCESS_KEY_ID" "S3_SECRET_ACCESS_KEY") }}
 {{- end }}
 
 {{/* Data of the chart-managed connections Secret (URLs may carry credentials). */}}
@@ -192,6 +194,10 @@ REDIS_PASSWORD: {{ . | b64enc | quote }}
 {{- if and .Values.kafka.sasl.mechanism (not .Values.kafka.sasl.existingSecret) }}
 KAFKA_SASL_USERNAME: {{ .Values.kafka.sasl.username | b64enc | quote }}
 KAFKA_SASL_PASSWORD: {{ .Values.kafka.sasl.password | b64enc | quote }}
+{{- end }}
+{{- if not .Values.objectStorage.existingSecret }}
+S3_ACCESS_KEY_ID: {{ .Values.objectStorage.accessKeyId | b64enc | quote }}
+S3_SECRET_ACCESS_KEY: {{ .Values.objectStorage.secretAccessKey | b64enc | quote }}
 {{- end }}
 {{- end }}
 
@@ -241,6 +247,15 @@ METRICS_PORT: {{ .Values.metrics.port | int64 | quote }}
 {{- with .Values.qdrant.url }}
 QDRANT_URL: {{ . | quote }}
 {{- end }}
+BLOB_STORE: "s3"
+{{- with .Values.objectStorage.endpoint }}
+S3_ENDPOINT: {{ . | quote }}
+{{- end }}
+S3_REGION: {{ .Values.objectStorage.region | quote }}
+S3_BUCKET: {{ .Values.objectStorage.bucket | quote }}
+S3_FORCE_PATH_STYLE: {{ ternary "true" "false" .Values.objectStorage.forcePathStyle | quote }}
+S3_CREATE_BUCKET: {{ ternary "true" "false" .Values.objectStorage.createBucket | quote }}
+CAPTURE_LEASE_MS: {{ .Values.captures.leaseMs | int64 | quote }}
 {{- range $peer := list "auth" "graph" "para" "captures" "search" }}
 {{ $peer | upper }}_URL: {{ include "kg.url" (dict "root" $ "component" $peer) | quote }}
 {{- end }}
@@ -252,6 +267,7 @@ OUTBOX_DIR: "/tmp/outbox"
 {{- end }}
 CORS_ORIGINS: {{ join "," .Values.gateway.http.corsOrigins | quote }}
 JSON_BODY_LIMIT_BYTES: {{ .Values.gateway.http.jsonBodyLimitBytes | int64 | quote }}
+UPLOAD_MAX_BYTES: {{ .Values.gateway.http.uploadMaxBytes | int64 | quote }}
 MAGIC_LINK_PER_EMAIL_PER_HOUR: {{ .Values.gateway.http.magicLinkPerEmailPerHour | int64 | quote }}
 MAGIC_LINK_PER_IP_PER_HOUR: {{ .Values.gateway.http.magicLinkPerIpPerHour | int64 | quote }}
 GRAPH_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerMinute | int64 | quote }}
