@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/node_modules/**', '**/*.postgres.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.postgres.test.ts', '**/*.s3.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -25,9 +25,14 @@ export default defineConfig({
       },
       {
         test: {
-          // Tests that need real PostgreSQL (GRAPH_TEST_PG_URL), run by npm run test:postgres.
+          // Tests that need real PostgreSQL (GRAPH_TEST_PG_URL), run by npm run test:postgres, and the
+          // S3 blob store against real MinIO (*.s3.test.ts start it with scripts/infra/minio.sh).
           name: 'postgres',
-          include: ['packages/*/src/**/*.postgres.test.ts', 'services/*/src/**/*.postgres.test.ts'],
+          include: [
+            'packages/*/src/**/*.postgres.test.ts',
+            'services/*/src/**/*.postgres.test.ts',
+            'packages/*/src/**/*.s3.test.ts',
+          ],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -38,6 +38,11 @@ export interface Cluster {
 const infraEnv = () => ({
   pg: `postgres://kg:kg@127.0.0.1:${process.env['KG_PG_PORT'] ?? '55432'}`,
   redis: `redis://127.0.0.1:${process.env['KG_REDIS_PORT'] ?? '56379'}`,
+  minio: {
+    endpoint: `http://127.0.0.1:${process.env['KG_MINIO_PORT'] ?? '59000'}`,
+    accessKeyId: process.env['KG_MINIO_USER'] ?? 'kg-minio',
+    secretAccessKey: process.env['KG_MINIO_PASSWORD'] ?? 'kg-minio-local-secret',
+  },
   kafka: `127.0.0.1:${process.env['KG_KAFKA_PORT'] ?? '59092'}`,
 });
 
@@ -139,6 +144,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       signingKey: secrets.signingKey,
       pepper: secrets.pepper,
       outboxDir,
+      // A bucket per database: a fresh run starts with no blobs.
+      s3: { ...urls.minio, bucket: `kg-${dbName.replace(/_/g, '-')}` },
       ...(opts.extraEnv ? { extra: opts.extraEnv } : {}),
     }),
     opts.basePort,

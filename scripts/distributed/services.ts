@@ -28,6 +28,8 @@ export interface ClusterEnv {
   signingKey: string;
   pepper: string;
   outboxDir: string;
+  /** S3-compatible object storage of the captures service (MinIO from scripts/infra). */
+  s3: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string };
   extra?: Record<string, string>;
 }
 
@@ -70,7 +72,15 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       PUBLIC_URL: `http://127.0.0.1:${c.gatewayPort}`,
     }),
     svc('graph', 2, true, { PARA_URL: url(4), REDIS_URL: c.redisUrl }),
-    svc('captures', 5, false),
+    svc('captures', 5, true, {
+      BLOB_STORE: 's3',
+      S3_ENDPOINT: c.s3.endpoint,
+      S3_BUCKET: c.s3.bucket,
+      S3_ACCESS_KEY_ID: c.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: c.s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_CREATE_BUCKET: 'true',
+    }),
     svc('search', 6, true),
     svc('ingest-worker', 7, false, {
       CAPTURES_URL: url(5),

@@ -8,12 +8,18 @@ KG_PG_PORT="${KG_PG_PORT:-55432}"
 KG_REDIS_PORT="${KG_REDIS_PORT:-56379}"
 KG_KAFKA_PORT="${KG_KAFKA_PORT:-59092}"
 KG_KAFKA_CONTROLLER_PORT="${KG_KAFKA_CONTROLLER_PORT:-59093}"
+KG_MINIO_PORT="${KG_MINIO_PORT:-59000}"
+KG_MINIO_CONSOLE_PORT="${KG_MINIO_CONSOLE_PORT:-59001}"
+# Local-only test credentials of the loopback MinIO (never used outside this machine).
+KG_MINIO_USER="${KG_MINIO_USER:-kg-minio}"
+KG_MINIO_PASSWORD="${KG_MINIO_PASSWORD:-kg-minio-local-secret}"
 KG_INFRA_DIR="${KG_INFRA_DIR:-/tmp/kg-infra}"
 KG_CACHE_DIR="${KG_CACHE_DIR:-$HOME/.cache/kg-infra}"
 KG_LOG_DIR="$KG_INFRA_DIR/logs"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 INFRA_SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-export KG_PG_PORT KG_REDIS_PORT KG_KAFKA_PORT KG_KAFKA_CONTROLLER_PORT KG_INFRA_DIR KG_CACHE_DIR
+export KG_PG_PORT KG_REDIS_PORT KG_KAFKA_PORT KG_KAFKA_CONTROLLER_PORT KG_MINIO_PORT KG_MINIO_CONSOLE_PORT KG_MINIO_USER
+export KG_MINIO_PASSWORD KG_INFRA_DIR KG_CACHE_DIR
 
 mkdir -p "$KG_INFRA_DIR" "$KG_LOG_DIR" "$KG_CACHE_DIR"
 chmod 755 "$KG_INFRA_DIR" # the postgres OS user must reach its data and socket dirs
