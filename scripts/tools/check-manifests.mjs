@@ -28,7 +28,7 @@ const COMPONENTS = {
 };
 const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
 // The services that publish or consume on Kafka (their config has KAFKA_BROKERS).
-const KAFKA_CLIENTS = ['graph', 'para', 'captures', 'search'];
+const KAFKA_CLIENTS = ['graph', 'para', 'captures', 'search', 'ingest-worker'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
 const name = (o) => `${o.kind}/${o.metadata.name}`;
@@ -83,7 +83,8 @@ for (const [c, port] of Object.entries(COMPONENTS)) {
   if (c !== 'gateway')
     expect(service.spec.type === 'ClusterIP', `${c}: Service is ClusterIP (not reachable from outside)`);
   const secrets = secretRefs(main).map(([env]) => env);
-  const wantsDatabase = c !== 'gateway';
+  // The gateway and the ingest worker keep no data of their own.
+  const wantsDatabase = c !== 'gateway' && c !== 'ingest-worker';
   expect(
     secrets.includes('DATABASE_URL') === wantsDatabase,
     `${c}: DATABASE_URL ${wantsDatabase ? 'given' : 'not given'}`,
