@@ -105,6 +105,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
         LOG_LEVEL: 'info',
         INTERNAL_SIGNING_KEY: internalKey('gateway'),
         REDIS_URL: c.redisUrl,
+        KAFKA_BROKERS: c.kafkaBrokers,
         AUTH_URL: url(1),
         GRAPH_URL: url(2),
         PARA_URL: url(4),

@@ -73,7 +73,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       if (attached.has(group)) continue;
       const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: 3000 });
       await consumer.connect();
-      for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: true });
+      for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: s.fromBeginning ?? true });
       await consumer.run({
         autoCommit: false,
         partitionsConsumedConcurrently: 1,

@@ -18,6 +18,12 @@ export interface Subscription<T extends Topic> {
   handler: (event: EventOf<T>, meta: HandlerMeta) => Promise<void>;
   /** Attempts before the message goes to the dead-letter topic. */
   maxAttempts?: number;
+  /**
+   * Where a new consumer group starts: at the oldest message (default: a service must see
+   * every event) or, with false, at the newest (a per-replica live feed that only wants what
+   * happens from now on).
+   */
+  fromBeginning?: boolean;
 }
 
 /** The event bus port. Adapters: in-process (embedded mode) and Kafka (distributed mode). */

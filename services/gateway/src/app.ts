@@ -13,6 +13,7 @@ import { mountMethodNotAllowed } from './http/method-not-allowed';
 import { requestLogger } from './http/request-log';
 import { mountSignInPage } from './sign-in/page';
 import { buildRoutes } from './routes';
+import { createEventFeed, type EventFeed } from './events/feed';
 import { mountDocs } from './openapi/docs';
 import { createMetrics, type Metrics } from '@kg/service-kit';
 
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   ready: () => Promise<boolean>;
   /** Request metrics, served on the separate METRICS_PORT by the caller (never on this app). */
   metrics?: Metrics;
+  /** Live events for GET /events, fed from the bus by the caller (none: streams stay silent). */
+  events?: EventFeed;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -58,7 +61,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   mountSignInPage(app);
   // A kv outage (Redis down) answers 503 with Retry-After wherever limits are consumed.
   const kv = guardKv(deps.kv);
-  const routes = buildRoutes(kv, config);
+  const routes = buildRoutes(kv, config, deps.events ?? createEventFeed());
   mountDocs(app, API_PREFIX, routes);
 
   const api = express.Router();

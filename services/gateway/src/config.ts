@@ -26,17 +26,21 @@ export const gatewayHttpSchema = z.object({
 export type GatewayHttpConfig = z.infer<typeof gatewayHttpSchema>;
 
 /** Env of the gateway when it runs as its own process: its peers are reached over HTTP. */
-export const gatewayConfigSchema = gatewayHttpSchema.extend({
-  /** The gateway's own private Ed25519 JWK (JSON) that signs its calls to the services. */
-  INTERNAL_SIGNING_KEY: env.internalSigningKey(),
-  AUTH_URL: env.url(),
-  GRAPH_URL: env.url(),
-  PARA_URL: env.url(),
-  CAPTURES_URL: env.url(),
-  SEARCH_URL: env.url(),
-  /** Shared store of rate limits and cursors across gateway replicas (REDIS_URL, REDIS_PASSWORD). */
-  ...env.redis,
-  /** Per-call timeout towards internal services. */
-  PEER_TIMEOUT_MS: env.positiveInt(10_000),
-});
+export const gatewayConfigSchema = gatewayHttpSchema
+  .extend({
+    /** The gateway's own private Ed25519 JWK (JSON) that signs its calls to the services. */
+    INTERNAL_SIGNING_KEY: env.internalSigningKey(),
+    AUTH_URL: env.url(),
+    GRAPH_URL: env.url(),
+    PARA_URL: env.url(),
+    CAPTURES_URL: env.url(),
+    SEARCH_URL: env.url(),
+    /** Shared store of rate limits and cursors across gateway replicas (REDIS_URL, REDIS_PASSWORD). */
+    ...env.redis,
+    /** Per-call timeout towards internal services. */
+    PEER_TIMEOUT_MS: env.positiveInt(10_000),
+    /** GET /events: capture and node changes arrive from Kafka (a consumer group per replica). */
+    ...env.kafka,
+  })
+  .superRefine(env.checkKafka);
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

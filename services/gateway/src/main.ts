@@ -1,4 +1,7 @@
 import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { loadConfig } from '@kg/config';
 import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
@@ -7,6 +10,7 @@ import { createInternalTokenSigner, createJwksCache } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { createGatewayApp } from './app';
 import { gatewayConfigSchema } from './config';
+import { createEventFeed, feedFromBus } from './events/feed';
 import { PEER_CONTRACTS, type GatewayPeers } from './peers';
 
 /** The gateway as its own process: peers over tRPC/HTTP, the only service that takes public traffic. */
@@ -40,16 +44,27 @@ try {
   // peer (cached; unreachable keys answer 503 on the routes that need them).
   const ready = () => kv.ping();
   const metrics = createMetrics('gateway');
-  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready, metrics });
+  // GET /events: every replica consumes the capture and node events in a group of its own,
+  // from the newest message on, and fans them out to the streams it holds.
+  const events = createEventFeed();
+  const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'gateway', logger });
+  await feedFromBus(bus, events, `gateway-events-${hostname()}-${randomUUID().slice(0, 8)}`, logger);
+  bus
+    .start()
+    .catch((err: unknown) => logger.error({ err }, 'live events unavailable: the Kafka consumer did not start'));
+  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready, metrics, events });
   const server: Server = app.listen(config.PORT, config.HOST, () =>
     logger.info({ port: config.PORT }, 'gateway listening'),
   );
   const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
   logger.info({ port: metricsServer.port }, 'gateway metrics listening');
-  const shutdown = () =>
+  const shutdown = () => {
     server.close(() => {
-      void metricsServer.close().then(() => process.exit(0));
+      void Promise.all([metricsServer.close(), bus.stop()]).then(() => process.exit(0));
     });
+    // Open event streams never finish on their own: cut what is left after a grace period.
+    setTimeout(() => server.closeAllConnections(), 5000).unref();
+  };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (err) {

@@ -3,3 +3,4 @@ export { gatewayHttpSchema, gatewayConfigSchema, type GatewayHttpConfig, type Ga
 export { PEER_CONTRACTS, type GatewayPeers } from './peers';
 export { buildOpenApiDocument } from './openapi/document';
 export { buildRoutes } from './routes';
+export { createEventFeed, feedFromBus, type EventFeed, type LiveEvent } from './events/feed';

@@ -10,7 +10,7 @@ import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
 import { connectService, type ServiceHandle } from '@kg/trpc';
 import { createMetrics, serveMetrics } from '@kg/service-kit';
-import { createGatewayApp, type GatewayPeers } from '@kg/service-gateway/module';
+import { createEventFeed, createGatewayApp, feedFromBus, type GatewayPeers } from '@kg/service-gateway/module';
 import {
   authMigrations,
   createAuthModule,
@@ -114,6 +114,9 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   });
   const modules = [auth, para, graph, captures, search, ingest];
   for (const m of modules) await m.start();
+  // GET /events: capture and node changes from the in-process bus, fanned out to the open streams.
+  const events = createEventFeed();
+  await feedFromBus(bus, events, 'gateway-events', child('gateway'));
   await bus.start();
 
   const peers: GatewayPeers = {
@@ -132,6 +135,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     kv,
     logger: child('gateway'),
     keys: jwks.resolver,
+    events,
     ready: async () => (await Promise.all(modules.map((m) => m.ready()))).every(Boolean),
   });
   const server = await new Promise<Server>((resolve) => {

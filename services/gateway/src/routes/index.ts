@@ -2,6 +2,8 @@ import type { KvStore } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import { authRoutes } from './auth';
 import { captureRoutes } from './captures';
+import { eventRoutes } from './events';
+import type { EventFeed } from '../events/feed';
 import { graphRoutes } from './graph';
 import { nodeRoutes } from './nodes';
 import { paraRoutes } from './para';
@@ -9,7 +11,7 @@ import { unbuiltRoutes } from './unbuilt';
 import type { Route } from './route';
 
 /** Every public operation, in matching order (static segments before parameters). */
-export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
+export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: EventFeed): Route[] {
   const hour = 3600;
   return [
     ...authRoutes({
@@ -30,6 +32,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig): Route[] {
       rescan: kv.rateLimiter({ name: 'para-rescan', points: 1, durationSeconds: 300 }),
     }),
     ...captureRoutes({ uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
+    ...eventRoutes(events),
     ...unbuiltRoutes,
   ];
 }

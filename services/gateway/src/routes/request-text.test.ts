@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createMemoryKv } from '@kg/kv';
 import { gatewayHttpSchema } from '../config';
+import { createEventFeed } from '../events/feed';
 import { buildRoutes } from './index';
 
 type Def = {
@@ -38,7 +39,7 @@ function stringLeaves(schema: z.ZodType, path: string): Array<[string, z.ZodType
   }
 }
 
-const routes = buildRoutes(createMemoryKv(), gatewayHttpSchema.parse({}));
+const routes = buildRoutes(createMemoryKv(), gatewayHttpSchema.parse({}), createEventFeed());
 
 describe('request schemas', () => {
   const leaves = routes.flatMap((r) =>
