@@ -91,6 +91,8 @@ describe('node assignments and archive', () => {
     const n2 = await createNode(t.bearer, { title: 'Raced and steady', para_item_ids: [p.id, a.id] });
     const states = async (id: string) => (await node(t.bearer, id)).para_assignments.map((x) => x.state);
 
+    // Distributed mode (PARA calls graph over HTTP) reorders the graph commands: without the
+    // status_version check this left the links archived under an active item.
     for (let round = 0; round < 12; round++) {
       // Archives and unarchives interleaved, all in flight at once (even rounds start with an archive).
       const ops = Array.from({ length: 6 }, (_, i) => ((i + round) % 2 === 0 ? 'archive' : 'unarchive'));
