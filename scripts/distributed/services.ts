@@ -82,16 +82,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       S3_CREATE_BUCKET: 'true',
     }),
     svc('search', 6, true),
-    svc('ingest-worker', 7, false, {
-      CAPTURES_URL: url(5),
-      GRAPH_URL: url(2),
-      // Tests fetch from local servers; a short lease and sweep so a killed worker's runs resume quickly.
-      FETCH_ALLOWLIST: '127.0.0.1',
-      INGEST_LEASE_MS: '8000',
-      INGEST_STAGE_TIMEOUT_MS: '5000',
-      INGEST_SWEEP_INTERVAL_MS: '2000',
-      INGEST_SWEEP_AFTER_MS: '10000',
-    }),
+    svc('ingest-worker', 7, false, { CAPTURES_URL: url(5), GRAPH_URL: url(2) }),
     {
       name: 'gateway',
       entry: 'services/gateway/src/main.ts',

@@ -23,7 +23,15 @@ export async function setup(project: TestProject) {
     basePort: await freePortBlock(18200),
     manageInfra: true,
     freshDatabase: true,
-    extraEnv: { MAGIC_LINK_PER_IP_PER_HOUR: '1000' },
+    extraEnv: {
+      MAGIC_LINK_PER_IP_PER_HOUR: '1000',
+      // The ingest worker: tests fetch from local servers; a short lease and sweep so a killed worker's runs resume quickly.
+      FETCH_ALLOWLIST: '127.0.0.1',
+      INGEST_LEASE_MS: '8000',
+      INGEST_STAGE_TIMEOUT_MS: '5000',
+      INGEST_SWEEP_INTERVAL_MS: '2000',
+      INGEST_SWEEP_AFTER_MS: '10000',
+    },
   });
   const c = cluster;
   control = createServer((req, res) => {
