@@ -41,8 +41,8 @@ async function open(auth: string) {
             .filter((l) => l && !l.startsWith(':'))
             .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trimStart()]),
         );
-        if (fields['event'])
-          events.push({ event: fields['event'], id: fields['id'], data: JSON.parse(fields['data']) });
+        const [event, id, data] = [fields['event'], fields['id'], fields['data']];
+        if (event && id && data) events.push({ event, id, data: JSON.parse(data) });
       }
     }
   })();
