@@ -2,3 +2,4 @@ export type { ServiceModule } from './module';
 export { serveService, type ServeOptions } from './serve';
 export { runServiceProcess, migrateIfAsked, failFast, type Migrations, type RunOptions } from './run';
 export { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics';
+export { createPeriodicJob, type PeriodicJob } from './periodic';

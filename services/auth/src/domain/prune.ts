@@ -1,19 +1,16 @@
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
+import { createPeriodicJob, type PeriodicJob } from '@kg/service-kit';
 import { pruneMagicLinks } from '../store/magic-links';
 import { pruneRefreshTokens } from '../store/refresh-tokens';
 
-export interface AuthPruneJob {
-  /** One pass: returns what it deleted. */
-  runOnce(): Promise<{ magicLinks: number; refreshTokens: number }>;
-  start(): void;
-  stop(): Promise<void>;
-}
+/** One pass returns what it deleted. */
+export type AuthPruneJob = PeriodicJob<{ magicLinks: number; refreshTokens: number }>;
 
 /**
  * Deletes expired one-time records of the auth service: magic links (used or not) and
  * refresh tokens past their expiry. Neither can be accepted once expired, so no answer
- * changes; the tables just stop growing. Runs every `intervalMs` on an unref'd timer.
+ * changes; the tables just stop growing. Runs every `intervalMs` (service-kit's periodic job).
  */
 export function createAuthPruneJob(opts: {
   db: Db;
@@ -22,35 +19,18 @@ export function createAuthPruneJob(opts: {
   now?: () => Date;
 }): AuthPruneJob {
   const now = opts.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-
-  async function runOnce() {
-    const at = now();
-    const result = {
-      magicLinks: await pruneMagicLinks(opts.db, at),
-      refreshTokens: await pruneRefreshTokens(opts.db, at),
-    };
-    if (result.magicLinks || result.refreshTokens) opts.logger.info(result, 'pruned expired sign-in records');
-    return result;
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = runOnce()
-          .catch((err: unknown) => opts.logger.warn({ err }, 'auth prune failed; will retry'))
-          .finally(() => (running = null));
-      }, opts.intervalMs);
-      timer.unref();
+  return createPeriodicJob({
+    name: 'auth prune',
+    intervalMs: opts.intervalMs,
+    logger: opts.logger,
+    async run() {
+      const at = now();
+      const result = {
+        magicLinks: await pruneMagicLinks(opts.db, at),
+        refreshTokens: await pruneRefreshTokens(opts.db, at),
+      };
+      if (result.magicLinks || result.refreshTokens) opts.logger.info(result, 'pruned expired sign-in records');
+      return result;
     },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  });
 }
