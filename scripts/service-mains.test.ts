@@ -52,7 +52,7 @@ describe('service main.ts with bad internal keys', () => {
 
 /** `main.ts migrate` reads only the database settings: no signing key, pepper or peer URL (least privilege). */
 describe('service main.ts migrate with only DATABASE_URL', () => {
-  const MIGRATED = ['auth', 'para', 'graph', 'search'];
+  const MIGRATED = ['auth', 'para', 'graph', 'search', 'captures'];
   const migrate = (service: string, env: Record<string, string>) =>
     run(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`, 'migrate'], {
       env: { PATH: process.env['PATH'] ?? '', ...env },
@@ -69,7 +69,7 @@ describe('service main.ts migrate with only DATABASE_URL', () => {
       expect(bare.code).toBe(1);
       expect(bare.stderr).toContain('DATABASE_URL');
       expect(bare.stderr).not.toMatch(
-        /INTERNAL_|AUTH_SIGNING_KEY|API_KEY_PEPPER|KAFKA_BROKERS|REDIS_URL|_URL: .*GRAPH/,
+        /INTERNAL_|AUTH_SIGNING_KEY|API_KEY_PEPPER|KAFKA_BROKERS|REDIS_URL|S3_|_URL: .*GRAPH/,
       );
       // Port 1 refuses the connection: the config was accepted and the first migration statement was tried.
       const result = await migrate(service, {
