@@ -3,11 +3,12 @@
  *
  * A benchmark (not a timed test) of the ingest pipeline end to end through the public API:
  * creates `captures` note captures, waits until every one is processed, and reports
- * captures/s (first POST to last processed) and each stage's p50/p95 from the captures'
- * provenance (started_at → finished_at). Beside it, the same stages run in this process with
- * no services around them: the pipeline's own limit. `--mode=embedded` starts `npm start`
- * itself; `--mode=distributed` drives a running `npm run start:distributed` (`--base-url`,
- * default http://127.0.0.1:8080, and its mail `--outbox`, default ./data-distributed/outbox).
+ * captures/s (first POST to last processed), the wait from creation to claim and the run
+ * (claim to processed), and each stage's p50/p95 from the captures' provenance. Beside it,
+ * the same stages run in this process with no services around them: the pipeline's own limit.
+ * `--mode=embedded` starts `npm start` itself; `--mode=distributed` drives a running
+ * `npm run start:distributed` (`--base-url`, default http://127.0.0.1:8080, and its mail
+ * `--outbox`, default ./data-distributed/outbox).
  * Writes bench-results/ingest-<mode>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -113,9 +114,21 @@ async function main() {
     const stageMs = new Map<string, number[]>();
     const models = new Map<string, string>();
     const sample = ids.filter((_, i) => i % Math.max(1, Math.floor(N / 300)) === 0);
+    const runMs: number[] = [];
+    const waitMs: number[] = [];
     await pool(sample.length, 8, async (i) => {
-      const prov = await get<{ runs: { stages: Stage[] }[] }>(`/captures/${sample[i]}/provenance`);
-      for (const st of prov.runs.at(-1)?.stages ?? []) {
+      const [capture, prov] = await Promise.all([
+        get<{ created_at: string }>(`/captures/${sample[i]}`),
+        get<{ runs: { started_at: string | null; finished_at: string | null; stages: Stage[] }[] }>(
+          `/captures/${sample[i]}/provenance`,
+        ),
+      ]);
+      const run = prov.runs.at(-1);
+      if (run?.started_at && run.finished_at) {
+        waitMs.push(Date.parse(run.started_at) - Date.parse(capture.created_at));
+        runMs.push(Date.parse(run.finished_at) - Date.parse(run.started_at));
+      }
+      for (const st of run?.stages ?? []) {
         const ms = Date.parse(st.finished_at) - Date.parse(st.started_at);
         stageMs.set(st.name, [...(stageMs.get(st.name) ?? []), ms]);
         models.set(st.name, st.model);
@@ -131,11 +144,17 @@ async function main() {
       processed,
       seconds: Number(seconds.toFixed(2)),
       captures_per_second: Number((processed / seconds).toFixed(1)),
+      queue_wait_ms: summarize(waitMs),
+      run_ms: summarize(runMs),
       stages_ms: stages,
       in_process_limit: limit,
       embedding_model: 'none yet (semantic search is a later issue); the in-process stages are the limit measured here',
     };
     console.log(`${processed}/${N} processed in ${seconds.toFixed(1)} s: ${result.captures_per_second} captures/s`);
+    console.log(
+      `  queued → claimed p50 ${fmt(result.queue_wait_ms.p50)} ms p95 ${fmt(result.queue_wait_ms.p95)} ms; ` +
+        `claimed → processed p50 ${fmt(result.run_ms.p50)} ms p95 ${fmt(result.run_ms.p95)} ms`,
+    );
     for (const [name, st] of Object.entries(stages))
       console.log(`  ${name.padEnd(10)} p50 ${fmt(st.p50)} ms  p95 ${fmt(st.p95)} ms  (n=${st.n}, ${st.model})`);
     console.log(

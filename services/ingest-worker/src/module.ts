@@ -63,7 +63,7 @@ export async function createIngestWorkerModule(
       await stages.ocr.close();
     },
     ready: () => deps.bus.ready(),
-    sweep: () => sweeper.sweep(),
+    sweep: () => sweeper.runOnce(),
     idle: () => pool.idle(),
   };
 }

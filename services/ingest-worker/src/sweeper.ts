@@ -1,5 +1,6 @@
 import type { capturesApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
+import { createPeriodicJob } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
 import { systemIdentity } from './captures-calls';
 
@@ -18,9 +19,6 @@ export interface SweeperDeps {
  * requeue only acts on a capture still stuck, and a duplicate message is dropped at claim.
  */
 export function createSweeper(deps: SweeperDeps) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-
   async function sweepOnce(): Promise<number> {
     const { captures } = await deps.captures.as(null).pipeline.stuck({ older_than_ms: deps.afterMs, limit: 100 });
     let requeued = 0;
@@ -37,25 +35,10 @@ export function createSweeper(deps: SweeperDeps) {
     if (requeued) deps.logger.info({ requeued }, 'stuck captures re-queued');
     return requeued;
   }
-
-  const sweep = () =>
-    (running ??= sweepOnce()
-      .catch((err: unknown) => {
-        deps.logger.warn({ err }, 'sweep for stuck captures failed');
-        return 0;
-      })
-      .finally(() => (running = null)));
-
-  return {
-    sweep,
-    start() {
-      timer = setInterval(() => void sweep(), deps.intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  return createPeriodicJob({
+    name: 'stuck-capture sweep',
+    intervalMs: deps.intervalMs,
+    logger: deps.logger,
+    run: sweepOnce,
+  });
 }
