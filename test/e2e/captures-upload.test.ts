@@ -118,9 +118,37 @@ describe('POST /captures/upload: refusals', () => {
     await refused(await upload(s.bearer, { name: 'big.txt', bytes: Buffer.alloc(MAX + 1, 'a') }), 413);
   }, 120_000);
 
-  it('no file, an empty file, JSON instead of multipart, and no credentials are refused', async () => {
+  it('a chunked upload without Content-Length is cut at the limit while streaming: 413', async () => {
+    const boundary = 'kg-e2e-chunked';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(head);
+        if (sent < 40) controller.enqueue(chunk);
+        else {
+          controller.enqueue(Buffer.from(`\r\n--${boundary}--\r\n`));
+          controller.close();
+        }
+        sent++;
+      },
+    });
+    const res = await fetch(`${inject('baseUrl')}/api/v1/captures/upload`, {
+      method: 'POST',
+      headers: { authorization: s.bearer, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+  }, 120_000);
+
+  it('no file (400), an empty file (415), JSON instead of multipart (415), and no credentials (401) are refused', async () => {
     await refused(await upload(s.bearer, null, { title: 'x' }), 400);
-    await refused(await upload(s.bearer, { name: 'e.txt', bytes: Buffer.alloc(0) }), 400);
+    await refused(await upload(s.bearer, { name: 'e.txt', bytes: Buffer.alloc(0) }), 415);
     expectProblem(await api('POST', '/captures/upload', { auth: s.bearer, body: { file: 'x' } }), 415);
     expectProblem(await upload(undefined, { name: 'a.png', bytes: png() }), 401);
   });

@@ -52,6 +52,8 @@ describe('POST /captures', () => {
       [{ ...note, extra: 1 }, 'extra'],
       [{ ...note, content_type: 'book' }, 'content_type'],
       [{ ...note, title: 'a\u0000b' }, 'title'],
+      [{ ...note, url: 'ftp://example.com/file' }, 'url'],
+      [{ ...note, url: 'https:// spaced.example' }, 'url'],
       [{ content_type: 'note', source: 'cli' }, 'title'],
     ] as const) {
       const p = expectProblem(await api('POST', '/captures', { auth: s.bearer, body }), 400);

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { CaptureId, NodeId, TenantId, idSchema } from './ids';
-import { PageQuery, Timestamp, listOf, pageOf, refuseNul, text } from './common';
+import { PageQuery, Timestamp, listOf, pageOf, text } from './common';
+
+/**
+ * A web address as captures take it: http or https, a host, then anything but whitespace.
+ * The pattern is the whole rule (the OpenAPI document states exactly what is accepted); the
+ * ingest worker's fetch refuses a URL it cannot parse or may not reach, naming the stage.
+ */
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/;
 
 export const CaptureContentType = z.enum(['tweet', 'video', 'repo', 'article', 'pdf', 'audio', 'note', 'image']);
 export const CaptureSource = z.enum(['browser-extension', 'cli', 'api', 'mcp']);
@@ -9,7 +16,10 @@ export const CaptureStatus = z.enum(['pending', 'processing', 'processed', 'fail
 export const CreateCaptureInput = z
   .object({
     title: text({ max: 500, trim: true }),
-    url: refuseNul(z.url().max(2048)).optional(),
+    url: text({ max: 2048 })
+      .regex(HTTP_URL, 'must be an http:// or https:// URL')
+      .meta({ description: 'An http:// or https:// URL, kept as sent', example: 'https://example.com/article' })
+      .optional(),
     content_type: CaptureContentType,
     why: text({ max: 5000 }).optional(),
     selected_text: text({ max: 100_000 }).optional(),

@@ -43,6 +43,7 @@ const WORD_STREAM = Buffer.from('WordDocument', 'utf16le');
  * when it is valid UTF-8 without NUL. Anything else is refused (415), whatever its name.
  */
 export async function detectType(bytes: Buffer, filename: string, declared: string): Promise<string> {
+  if (bytes.length === 0) throw unsupported('The file is empty: there is no content to recognise');
   const found = await fileTypeFromBuffer(bytes);
   if (found) {
     if (found.mime === 'application/x-cfb' && bytes.includes(WORD_STREAM)) return 'application/msword';
@@ -146,8 +147,6 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
         if (failure) return;
         if (!file) return reject(invalid('The upload has no file', [{ path: 'body.file', message: 'required' }]));
         const bytes = Buffer.concat(file.chunks);
-        if (bytes.length === 0)
-          return reject(invalid('The file is empty', [{ path: 'body.file', message: 'must not be empty' }]));
         try {
           const mimeType = await detectType(bytes, file.filename, file.declared);
           resolve({ filename: file.filename, mimeType, contentType: ACCEPTED[mimeType]!, bytes, fields });

@@ -23,7 +23,7 @@ const one = (description: string) => ({ status: 200, description, schema: Captur
 const UploadFields = UploadCaptureInput.pick({ title: true, why: true }).strict();
 
 /** The multipart body, for the OpenAPI document. */
-const UploadForm = z.object({
+const UploadForm = z.strictObject({
   file: z.string().meta({
     format: 'binary',
     description: `At most 25 MiB; accepted (detected from the content): ${ACCEPTED_TYPES.join(', ')}`,
