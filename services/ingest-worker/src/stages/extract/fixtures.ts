@@ -137,3 +137,86 @@ export function makeTextPng(text: string, scale = 6): Buffer {
     return glyph?.[gy]?.[gx % 6] === '1';
   });
 }
+
+/**
+ * A minimal legacy Word (.doc) file: an OLE compound file (512-byte sectors: FAT, directory,
+ * a 4 KiB `WordDocument` stream and a 4 KiB `1Table` stream) whose FIB points at a one-piece
+ * piece table over `text` stored as 8-bit characters. Paragraphs end with \r, as Word writes them.
+ */
+export function makeDoc(paragraphs: string[]): Buffer {
+  const SECTOR = 512;
+  const STREAM = 4096; // = the short-stream cutoff, so both streams live in regular sectors
+  const text = paragraphs.map((p) => `${p}\r`).join('');
+  const TEXT_AT = 0x800;
+  const word = Buffer.alloc(STREAM);
+  word.writeUInt16LE(0xa5ec, 0); // wIdent
+  word.writeUInt16LE(0x00c1, 2); // nFib (Word 97)
+  word.writeUInt16LE(0x0200, 0x0a); // fWhichTblStm: the table stream is 1Table
+  word.writeUInt32LE(TEXT_AT, 0x18); // fcMin
+  word.writeUInt32LE(text.length, 0x4c); // ccpText
+  word.write(text, TEXT_AT, 'latin1');
+  const table = Buffer.alloc(STREAM);
+  // Clx: one Pcdt (0x02, lcb) holding the PlcPcd: CPs [0, n] and one 8-byte PCD.
+  table.writeUInt8(0x02, 0);
+  table.writeUInt32LE(16, 1);
+  table.writeUInt32LE(0, 5);
+  table.writeUInt32LE(text.length, 9);
+  table.writeUInt16LE(0, 13);
+  table.writeUInt32LE((0x40000000 | (TEXT_AT * 2)) >>> 0, 15); // compressed (8-bit) text at TEXT_AT
+  table.writeUInt16LE(0, 19);
+  word.writeUInt32LE(0, 0x1a2); // fcClx
+  word.writeUInt32LE(21, 0x1a6); // lcbClx
+
+  const sectors = 2 + (STREAM / SECTOR) * 2; // FAT, directory, WordDocument, 1Table
+  const header = Buffer.alloc(SECTOR);
+  Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(header, 0);
+  header.writeUInt16LE(0x3e, 24); // minor version
+  header.writeUInt16LE(3, 26); // major version
+  header.writeUInt16LE(0xfffe, 28); // byte order
+  header.writeUInt16LE(9, 30); // sector shift: 512
+  header.writeUInt16LE(6, 32); // mini sector shift: 64
+  header.writeInt32LE(1, 44); // FAT sectors
+  header.writeInt32LE(1, 48); // first directory sector
+  header.writeInt32LE(STREAM, 56); // short-stream cutoff
+  header.writeInt32LE(-2, 60); // no mini FAT
+  header.writeInt32LE(0, 64);
+  header.writeInt32LE(-2, 68); // no extra MSAT sectors
+  header.writeInt32LE(0, 72);
+  for (let i = 0; i < 109; i++) header.writeInt32LE(i === 0 ? 0 : -1, 76 + i * 4);
+
+  const fat = Buffer.alloc(SECTOR, 0xff);
+  fat.writeInt32LE(-3, 0); // sector 0 holds the FAT
+  fat.writeInt32LE(-2, 4); // sector 1: the directory, one sector
+  const chain = (first: number, count: number) => {
+    for (let i = 0; i < count; i++) fat.writeInt32LE(i === count - 1 ? -2 : first + i + 1, (first + i) * 4);
+  };
+  chain(2, STREAM / SECTOR);
+  chain(2 + STREAM / SECTOR, STREAM / SECTOR);
+
+  const dir = Buffer.alloc(SECTOR);
+  const entry = (
+    i: number,
+    name: string,
+    type: number,
+    opts: { child?: number; right?: number; sec?: number; size?: number },
+  ) => {
+    const at = i * 128;
+    dir.write(name, at, 'utf16le');
+    dir.writeUInt16LE((name.length + 1) * 2, at + 64);
+    dir.writeInt8(type, at + 66);
+    dir.writeInt8(1, at + 67); // black
+    dir.writeInt32LE(-1, at + 68); // left
+    dir.writeInt32LE(opts.right ?? -1, at + 72);
+    dir.writeInt32LE(opts.child ?? -1, at + 76);
+    dir.writeInt32LE(opts.sec ?? -2, at + 116);
+    dir.writeInt32LE(opts.size ?? 0, at + 120);
+  };
+  entry(0, 'Root Entry', 5, { child: 1 });
+  entry(1, 'WordDocument', 2, { right: 2, sec: 2, size: STREAM });
+  entry(2, '1Table', 2, { sec: 2 + STREAM / SECTOR, size: STREAM });
+  // Entry 3 is unused: no siblings, no child.
+  for (const field of [68, 72, 76]) dir.writeInt32LE(-1, 3 * 128 + field);
+  const out = Buffer.concat([header, fat, dir, word, table]);
+  if (out.length !== SECTOR * (sectors + 1)) throw new Error('doc fixture layout');
+  return out;
+}
