@@ -1,4 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
+import type { Registry } from 'prom-client';
 
 /**
  * What a service hands to a host: its tRPC router and its background work
@@ -12,4 +13,6 @@ export interface ServiceModule {
   stop(): Promise<void>;
   /** True while every dependency this service uses is reachable. */
   ready(): Promise<boolean>;
+  /** Registers the service's own metrics (beyond HTTP) on the process's /metrics registry. */
+  registerMetrics?(registry: Registry): void;
 }

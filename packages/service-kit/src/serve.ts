@@ -29,6 +29,7 @@ export async function serveService(
   const app = express();
   app.disable('x-powered-by');
   const metrics = createMetrics(module.name);
+  module.registerMetrics?.(metrics.registry);
   app.use(metrics.middleware);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: module.name });

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
 import { TOPICS, type CaptureQueuedEvent } from '@kg/contracts';
 import { createMemoryBus, newEventId } from '@kg/bus';
 import { createLogger } from '@kg/logger';
@@ -54,5 +55,16 @@ describe('ingest-worker module', () => {
 
   it('a sweep re-queues nothing when nothing is stuck', async () => {
     expect(await module.sweep()).toBe(0);
+  });
+
+  it('registers its metrics: stage durations, run outcomes, runs in progress and waiting', async () => {
+    const registry = new Registry();
+    module.registerMetrics!(registry);
+    const text = await registry.metrics();
+    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="extract"\} 10/);
+    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="node"\} 10/);
+    expect(text).toMatch(/kg_ingest_runs_total\{outcome="processed"\} 10/);
+    expect(text).toContain('kg_ingest_runs_in_progress 0');
+    expect(text).toContain('kg_ingest_runs_waiting 0');
   });
 });

@@ -5,6 +5,7 @@ import type { ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
 import type { PipelineConfig } from './config';
 import { subscribeQueued } from './consumers/queued';
+import { createIngestMetrics } from './metrics';
 import { createStages } from './pipeline';
 import { createWorkPool } from './pool';
 import { createIngestWorkerRouter } from './router';
@@ -31,6 +32,8 @@ export async function createIngestWorkerModule(
 ): Promise<ServiceModule & { sweep(): Promise<number>; idle(): Promise<void> }> {
   const c = deps.config;
   const stages = createStages(c);
+  const pool = createWorkPool({ concurrency: c.INGEST_CONCURRENCY, queueLimit: c.INGEST_QUEUE_LIMIT });
+  const metrics = createIngestMetrics(() => pool.stats);
   const runner: RunnerDeps = {
     captures: deps.captures,
     graph: deps.graph,
@@ -43,10 +46,12 @@ export async function createIngestWorkerModule(
       maxClaims: c.INGEST_MAX_CLAIMS,
       leaseMs: c.INGEST_LEASE_MS,
     },
-    ...(deps.onStage ? { onStage: deps.onStage } : {}),
+    onStage: (name, ms) => {
+      metrics.stage(name, ms);
+      deps.onStage?.(name, ms);
+    },
   };
-  const pool = createWorkPool({ concurrency: c.INGEST_CONCURRENCY, queueLimit: c.INGEST_QUEUE_LIMIT });
-  await subscribeQueued(deps.bus, pool, runner, deps.logger);
+  await subscribeQueued(deps.bus, pool, runner, deps.logger, metrics.run);
   const sweeper = createSweeper({
     captures: deps.captures,
     logger: deps.logger,
@@ -63,6 +68,7 @@ export async function createIngestWorkerModule(
       await stages.ocr.close();
     },
     ready: () => deps.bus.ready(),
+    registerMetrics: (registry) => metrics.register(registry),
     sweep: () => sweeper.runOnce(),
     idle: () => pool.idle(),
   };

@@ -128,6 +128,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   };
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
   const metrics = createMetrics('knowledge-graph');
+  for (const m of modules) m.registerMetrics?.(metrics.registry);
   const app = createGatewayApp({
     metrics,
     config,

@@ -2,7 +2,7 @@ import { TOPICS } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
 import type { Logger } from '@kg/logger';
 import type { WorkPool } from '../pool';
-import { runCapture, type RunnerDeps } from '../runner';
+import { runCapture, type RunnerDeps, type RunOutcome } from '../runner';
 
 /**
  * Consumes `capture.queued` from kg.captures.v1. The handler hands the run to the work pool
@@ -11,7 +11,13 @@ import { runCapture, type RunnerDeps } from '../runner';
  * service: a run that dies with its worker keeps its lease until it expires, and the sweeper
  * re-queues it; a redelivered or duplicate message is dropped at claim.
  */
-export function subscribeQueued(bus: EventBus, pool: WorkPool, runner: RunnerDeps, logger: Logger) {
+export function subscribeQueued(
+  bus: EventBus,
+  pool: WorkPool,
+  runner: RunnerDeps,
+  logger: Logger,
+  onOutcome: (outcome: RunOutcome | 'interrupted') => void = () => {},
+) {
   return bus.subscribe({
     topic: TOPICS.captures,
     group: 'ingest-worker',
@@ -22,9 +28,11 @@ export function subscribeQueued(bus: EventBus, pool: WorkPool, runner: RunnerDep
       await pool.submit(job.capture_id, async () => {
         try {
           const outcome = await runCapture(runner, job);
+          onOutcome(outcome);
           logger.debug({ capture_id: job.capture_id, run_id: job.run_id, outcome }, 'capture run ended');
         } catch (err) {
           // The lease runs out and the sweeper re-queues the run.
+          onOutcome('interrupted');
           logger.warn({ err, capture_id: job.capture_id, run_id: job.run_id }, 'capture run interrupted');
         }
       });

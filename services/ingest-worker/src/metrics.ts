@@ -1,0 +1,48 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { RunOutcome } from './runner';
+
+/**
+ * The worker's Prometheus metrics: how long each stage takes, how runs end, and how many runs
+ * are in progress or waiting (concurrency and backpressure at a glance).
+ */
+export function createIngestMetrics(pool: () => { running: number; queued: number }) {
+  const stage = new Histogram({
+    name: 'kg_ingest_stage_duration_seconds',
+    help: 'Duration of a completed ingest stage',
+    labelNames: ['stage'] as const,
+    buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 30, 60],
+    registers: [],
+  });
+  const runs = new Counter({
+    name: 'kg_ingest_runs_total',
+    help: 'Capture runs by outcome (processed, failed, deferred, skipped, dropped, interrupted)',
+    labelNames: ['outcome'] as const,
+    registers: [],
+  });
+  const running = new Gauge({
+    name: 'kg_ingest_runs_in_progress',
+    help: 'Capture runs in progress in this worker',
+    registers: [],
+    collect() {
+      this.set(pool().running);
+    },
+  });
+  const waiting = new Gauge({
+    name: 'kg_ingest_runs_waiting',
+    help: 'Capture runs accepted and waiting for a free slot',
+    registers: [],
+    collect() {
+      this.set(pool().queued);
+    },
+  });
+  return {
+    stage: (name: string, ms: number) => stage.observe({ stage: name }, ms / 1000),
+    run: (outcome: RunOutcome | 'interrupted') => runs.inc({ outcome }),
+    register(registry: Registry) {
+      registry.registerMetric(stage);
+      registry.registerMetric(runs);
+      registry.registerMetric(running);
+      registry.registerMetric(waiting);
+    },
+  };
+}
