@@ -20,8 +20,12 @@ describe('service main.ts without configuration', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`${service}: cannot start`);
       expect(result.stderr).toContain('INTERNAL_SIGNING_KEY');
-      if (service !== 'gateway') expect(result.stderr).toContain('DATABASE_URL');
+      // The gateway and the ingest worker keep no data of their own: no database.
+      if (service !== 'gateway' && service !== 'ingest-worker') expect(result.stderr).toContain('DATABASE_URL');
+      else expect(result.stderr).not.toContain('DATABASE_URL');
       if (service !== 'gateway') expect(result.stderr).toContain('INTERNAL_PUBLIC_KEYS');
+      if (service === 'ingest-worker')
+        for (const v of ['CAPTURES_URL', 'GRAPH_URL', 'KAFKA_BROKERS']) expect(result.stderr).toContain(v);
     },
     40_000,
   );
