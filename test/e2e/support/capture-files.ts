@@ -54,10 +54,14 @@ export function png(width = 2, height = 3): Buffer {
   ]);
 }
 
-/** A 1×1 baseline JPEG (JFIF), the smallest well-formed one. */
+/** A 16×16 baseline JPEG (JFIF, a colour gradient; encoded once with libjpeg-turbo's cjpeg -quality 75). */
 export const jpeg = (): Buffer =>
   Buffer.from(
-    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAx' +
+      'NDQ0Hyc5PTgyPC4zNDL/2wBDAQkJCQwLDBgNDRgyIRwhMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIyMjIy' +
+      'MjIyMjIyMjL/wAARCAAQABADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAABgf/xAAYEAACAwAAAAAAAAAAAAAAAAAABAUi' +
+      'Mf/EABUBAQEAAAAAAAAAAAAAAAAAAAED/8QAGhEAAgIDAAAAAAAAAAAAAAAAAAUEBiExYf/aAAwDAQACEQMRAD8An6MFlBMhBZQS' +
+      'oQWUE6MFlCktr0K+71k//9k=',
     'base64',
   );
 
