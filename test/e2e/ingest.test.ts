@@ -213,6 +213,15 @@ describe('ingest pipeline', () => {
     expect(image.metadata).toMatchObject({ width: 7, height: 5 });
   });
 
+  it('fails the capture, never the server, on a corrupt image (header readable, data cut off)', async () => {
+    const whole = png(64, 64);
+    const cut = whole.subarray(0, whole.length - 12); // the IDAT data and IEND are gone
+    const done = await settled((await upload(cut, 'cut.png')).id, 60_000);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/^extract: OCR could not read the image/);
+    expect((await fetch(`${inject('baseUrl')}/healthz`)).status).toBe(200);
+  });
+
   it('refuses a DOCX zip bomb before inflating it; the capture fails at extract', async () => {
     const body = await upload(zipBomb(120 * 1024 * 1024), 'bomb.docx');
     const done = await settled(body.id);

@@ -27,6 +27,17 @@ describe('image extraction', () => {
     });
   });
 
+  it('fails the stage, not the process, on an image whose header reads but whose data is cut off', async () => {
+    const png = makeTextPng('HELLO WORLD');
+    const cut = png.subarray(0, Math.floor(png.length / 2));
+    const err = await extractImage(cut, { ocr, ocrTimeoutMs: 30_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StageError);
+    expect(err).toMatchObject({ retryable: false, message: expect.stringMatching(/^OCR could not read the image/) });
+    // The worker was replaced: the next image is read as usual.
+    const again = await extractImage(png, { ocr, ocrTimeoutMs: 30_000 });
+    expect(again.markdown.toUpperCase()).toContain('HELLO');
+  }, 90_000);
+
   it('refuses bytes that are no image', async () => {
     const err = await extractImage(Buffer.from('random bytes named .png'), { ocr, ocrTimeoutMs: 1000 }).catch(
       (e: unknown) => e,

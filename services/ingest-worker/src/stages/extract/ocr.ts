@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { transient } from '../result';
+import { permanent, StageError, transient } from '../result';
 
 const require = createRequire(import.meta.url);
 const TESSERACT_VERSION = (require('tesseract.js/package.json') as { version: string }).version;
@@ -32,7 +32,15 @@ export function createOcr(enabled: boolean): Ocr {
   let queue: Promise<unknown> = Promise.resolve();
   const unavailable = !enabled ? 'OCR disabled by configuration' : !LANG_DIR ? 'no English OCR model installed' : null;
   const get = () =>
-    (worker ??= createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_DIR!, cacheMethod: 'none', gzip: true }));
+    (worker ??= createWorker('eng', OEM.LSTM_ONLY, {
+      langPath: LANG_DIR!,
+      cacheMethod: 'none',
+      gzip: true,
+      // Without a handler tesseract.js rethrows a failed job from its message listener, an uncaught
+      // exception that ends the process (one corrupt upload took the embedded server down). The job's
+      // promise is rejected all the same, and `recognise` turns that into a failed stage.
+      errorHandler: () => undefined,
+    }));
   const reset = async () => {
     const old = worker;
     worker = null;
@@ -53,7 +61,10 @@ export function createOcr(enabled: boolean): Ocr {
           return { text: data.text.trim(), confidence: data.confidence };
         } catch (err) {
           await reset();
-          throw err;
+          if (err instanceof StageError) throw err;
+          // tesseract.js rejects with a bare string such as "Error: Error attempting to read image."
+          const reason = String(err instanceof Error ? err.message : err).replace(/^(Error: )+/, '');
+          throw permanent(`OCR could not read the image: ${reason}`);
         } finally {
           clearTimeout(timer);
         }
