@@ -166,3 +166,35 @@ export function checkKafka(c: KafkaEnv, ctx: z.RefinementCtx): void {
     need('KAFKA_SASL_MECHANISM', 'when KAFKA_SASL_USERNAME or KAFKA_SASL_PASSWORD is set');
   }
 }
+
+/**
+ * The sentence-embedding provider of semantic search (packages/embeddings): `local` runs
+ * all-MiniLM-L6-v2 in-process from EMBEDDINGS_MODEL_DIR; `openai` calls an OpenAI-compatible
+ * `POST {EMBEDDINGS_BASE_URL}/v1/embeddings`. Check them with `checkEmbeddings`.
+ */
+export const embeddings = {
+  EMBEDDINGS_PROVIDER: z.enum(['local', 'openai']).default('local'),
+  /** Base URL of the OpenAI-compatible server, without `/v1` (required when the provider is `openai`). */
+  EMBEDDINGS_BASE_URL: z.url().optional(),
+  /** Model name sent to the server (required when the provider is `openai`). */
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  /** Bearer token of the server; from a Secret, never logged. */
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  /** Directory holding the local model's `model.onnx` and `tokenizer.json` (default: the repository's `.tools/models/all-minilm-l6-v2`). */
+  EMBEDDINGS_MODEL_DIR: z.string().min(1).optional(),
+};
+export type EmbeddingsEnv = {
+  EMBEDDINGS_PROVIDER: 'local' | 'openai';
+  EMBEDDINGS_BASE_URL?: string | undefined;
+  EMBEDDINGS_MODEL?: string | undefined;
+  EMBEDDINGS_API_KEY?: string | undefined;
+  EMBEDDINGS_MODEL_DIR?: string | undefined;
+};
+
+/** The `openai` provider needs a base URL and a model. Use as `z.object({...}).superRefine(checkEmbeddings)`. */
+export function checkEmbeddings(c: EmbeddingsEnv, ctx: z.RefinementCtx): void {
+  if (c.EMBEDDINGS_PROVIDER !== 'openai') return;
+  for (const key of ['EMBEDDINGS_BASE_URL', 'EMBEDDINGS_MODEL'] as const) {
+    if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when EMBEDDINGS_PROVIDER=openai' });
+  }
+}

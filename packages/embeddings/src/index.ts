@@ -1,0 +1,2 @@
+export type { Embedder, EmbedKind } from './port';
+export { EmbeddingsError } from './port';
