@@ -7,6 +7,6 @@ export type {
   VectorPoint,
   VectorQuery,
 } from './port';
-export { createMemoryVectorIndex } from './memory';
+export { createMemoryVectorIndex, type MemoryVectorOptions } from './memory';
 export { createQdrantVectorIndex, type QdrantVectorOptions } from './qdrant';
 export { toPointId } from './point-id';

@@ -1,8 +1,75 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeVectorIndexContract } from './contract';
 import { createMemoryVectorIndex } from './memory';
 
 describeVectorIndexContract('memory', async () => createMemoryVectorIndex());
+describeVectorIndexContract('memory, persisted', async () =>
+  createMemoryVectorIndex({ dir: mkdtempSync(join(tmpdir(), 'kg-vectors-')) }),
+);
+
+describe('memory vector index persisted under a folder', () => {
+  const filter = { tenant_id: 't' };
+
+  it('a second index on the same folder finds every change of the first (upsert, replace, delete, deleteByFilter)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kg-vectors-'));
+    const first = createMemoryVectorIndex({ dir });
+    await first.ensureCollection('c', 2);
+    await first.upsert('c', [
+      { id: 'a', vector: [1, 0], payload: { tenant_id: 't', status: 'raw' } },
+      { id: 'b', vector: [0, 1], payload: { tenant_id: 't', status: 'raw' } },
+      { id: 'c', vector: [1, 1], payload: { tenant_id: 't', status: 'gone' } },
+      { id: 'd', vector: [0.5, 1], payload: { tenant_id: 't', status: 'raw' } },
+    ]);
+    await first.upsert('c', [{ id: 'a', vector: [0.25, 0.5], payload: { tenant_id: 't', status: 'validated' } }]);
+    await first.delete('c', ['b']);
+    await first.deleteByFilter('c', { tenant_id: 't', status: 'gone' });
+
+    const second = createMemoryVectorIndex({ dir });
+    await second.ensureCollection('c', 2);
+    const hits = await second.search('c', { vector: [1, 2], limit: 10, filter });
+    expect(hits.map((h) => [h.id, h.payload.status])).toEqual([
+      ['a', 'validated'],
+      ['d', 'raw'],
+    ]);
+    expect(hits[0]!.score).toBeCloseTo(1, 6);
+    await expect(second.ensureCollection('c', 3)).rejects.toThrow(/2 dimensions/);
+  });
+
+  it('ignores a torn last line left by a crash mid-append', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kg-vectors-'));
+    const first = createMemoryVectorIndex({ dir });
+    await first.ensureCollection('c', 2);
+    await first.upsert('c', [{ id: 'a', vector: [1, 0], payload: { tenant_id: 't' } }]);
+    appendFileSync(join(dir, 'c.vlog'), '{"op":"upsert","points":[{"id":"x"');
+    const second = createMemoryVectorIndex({ dir });
+    await second.ensureCollection('c', 2);
+    expect(await second.count('c', filter)).toBe(1);
+  });
+
+  it('compacts a log that grew past twice the live points into a snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kg-vectors-'));
+    const index = createMemoryVectorIndex({ dir });
+    await index.ensureCollection('c', 2);
+    for (let i = 0; i < 1100; i += 1) {
+      await index.upsert('c', [{ id: 'same', vector: [i, 1], payload: { tenant_id: 't', i } }]);
+    }
+    const lines = readFileSync(join(dir, 'c.vlog'), 'utf8').trim().split('\n');
+    expect(lines.length).toBeLessThan(200);
+    expect(readdirSync(dir)).toEqual(['c.vlog']);
+    const reopened = createMemoryVectorIndex({ dir });
+    await reopened.ensureCollection('c', 2);
+    const [hit] = await reopened.search('c', { vector: [1, 0], limit: 1, filter });
+    expect(hit!.payload.i).toBe(1099);
+  });
+
+  it('refuses a collection name that is not a safe file name', async () => {
+    const index = createMemoryVectorIndex({ dir: mkdtempSync(join(tmpdir(), 'kg-vectors-')) });
+    await expect(index.ensureCollection('../escape', 2)).rejects.toThrow(/safe file name/);
+  });
+});
 
 describe('memory vector index', () => {
   it('copies payloads in and out, so callers cannot mutate stored points', async () => {

@@ -1,5 +1,6 @@
 import type { VectorFilter, VectorHit, VectorIndex, VectorPayload } from './port';
 import { assertFilter, assertPoints, assertQuery, byScoreThenId, matchesValue } from './rules';
+import { CollectionLog } from './memory-log';
 
 interface StoredPoint {
   id: string;
@@ -11,13 +12,23 @@ interface StoredPoint {
 interface Collection {
   dimensions: number;
   points: Map<string, StoredPoint>;
+  log?: CollectionLog;
+}
+
+export interface MemoryVectorOptions {
+  /**
+   * Folder the collections persist to (one append-only log each, see memory-log.ts); a
+   * collection found there is loaded by ensureCollection. Without it, nothing persists.
+   */
+  dir?: string;
 }
 
 /**
  * In-process vector index for the one-process mode and tests: brute-force cosine over
- * Float32Arrays, one Map per collection. Fine for thousands of points, not millions.
+ * Float32Arrays, one Map per collection, persisted under `options.dir` when given. Fine for
+ * thousands of points, not millions.
  */
-export function createMemoryVectorIndex(): VectorIndex {
+export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): VectorIndex {
   const collections = new Map<string, Collection>();
 
   const get = (name: string): Collection => {
@@ -33,6 +44,9 @@ export function createMemoryVectorIndex(): VectorIndex {
     return Float32Array.from(vector);
   };
 
+  const compact = (collection: Collection): void =>
+    collection.log?.maybeCompact(collection.dimensions, collection.points.values(), collection.points.size);
+
   const matches = (payload: VectorPayload, filter: VectorFilter): boolean =>
     Object.entries(filter).every(([key, value]) => matchesValue(payload[key], value));
 
@@ -41,7 +55,20 @@ export function createMemoryVectorIndex(): VectorIndex {
     async ensureCollection(name, dimensions) {
       if (!Number.isInteger(dimensions) || dimensions < 1)
         throw new Error('vectors: dimensions must be a positive integer');
-      const existing = collections.get(name);
+      let existing = collections.get(name);
+      if (!existing && options.dir !== undefined) {
+        const log = new CollectionLog(options.dir, name);
+        const loaded = log.load();
+        if (loaded) {
+          const points = new Map<string, StoredPoint>();
+          for (const p of loaded.points.values()) points.set(p.id, { ...p, norm: magnitude(p.vector) });
+          existing = { dimensions: loaded.dimensions, points, log };
+        } else {
+          log.create(dimensions);
+          existing = { dimensions, points: new Map(), log };
+        }
+        if (existing) collections.set(name, existing);
+      }
       if (existing && existing.dimensions !== dimensions) {
         throw new Error(`vectors: collection ${name} exists with ${existing.dimensions} dimensions, not ${dimensions}`);
       }
@@ -55,16 +82,23 @@ export function createMemoryVectorIndex(): VectorIndex {
         const vector = toFloat32(name, collection.dimensions, point.vector);
         return { id: point.id, vector, norm: magnitude(vector), payload: structuredClone(point.payload) };
       });
+      collection.log?.upsert(stored);
       for (const point of stored) collection.points.set(point.id, point);
+      compact(collection);
     },
     async delete(name, ids) {
       const collection = get(name);
+      collection.log?.delete(ids.filter((id) => collection.points.has(id)));
       for (const id of ids) collection.points.delete(id);
+      compact(collection);
     },
     async deleteByFilter(name, filter) {
       assertFilter(filter);
       const collection = get(name);
-      for (const [id, point] of collection.points) if (matches(point.payload, filter)) collection.points.delete(id);
+      const ids = [...collection.points.values()].filter((p) => matches(p.payload, filter)).map((p) => p.id);
+      collection.log?.delete(ids);
+      for (const id of ids) collection.points.delete(id);
+      compact(collection);
     },
     async search(name, query) {
       assertQuery(query);

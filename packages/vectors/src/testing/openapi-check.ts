@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import { toJsonSchema, type Schema } from './openapi-schema';
@@ -34,18 +33,9 @@ export interface ExchangeToCheck {
   responseBody: unknown;
 }
 
-/** Repo root: the nearest folder above this file holding nx.json. */
-export function findRepoRoot(from = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'nx.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no nx.json above ${from}`);
-  }
-}
-
-/** Qdrant's published OpenAPI document, kept outside the repo and never copied in. */
-export function qdrantOpenApiLocation(): { path: string; exists: boolean } {
-  const path = resolve(findRepoRoot(), '../shared/data/qdrant/openapi-v1.19.json');
-  return { path, exists: existsSync(path) };
+/** Qdrant's published OpenAPI document, copied into the repository (Apache-2.0, see NOTICE). */
+export function qdrantOpenApiLocation(): { path: string } {
+  return { path: fileURLToPath(new URL('./qdrant-openapi-v1.19.json', import.meta.url)) };
 }
 
 /**
