@@ -31,14 +31,14 @@ describe('caller allowlists (least privilege between services)', () => {
       }
   });
 
-  it('auth, captures and search call nothing; the ingest worker drives captures only through pipeline; PARA items are resolved for graph only', () => {
+  it('auth and captures call nothing; search reads only graph keyword search; the ingest worker drives captures only through pipeline; PARA items are resolved for graph only', () => {
     const callersOf = Object.entries(CONTRACTS).flatMap(([service, contract]) =>
       Object.entries(allowlist(contract)).flatMap(([path, callers]) =>
         callers.map((c) => `${c} -> ${service}.${path}`),
       ),
     );
-    for (const idle of ['auth', 'captures', 'search'])
-      expect(callersOf.filter((c) => c.startsWith(`${idle} ->`))).toEqual([]);
+    for (const idle of ['auth', 'captures']) expect(callersOf.filter((c) => c.startsWith(`${idle} ->`))).toEqual([]);
+    for (const c of callersOf.filter((c) => c.startsWith('search ->'))) expect(c).toMatch(/^search -> graph\.search\./);
     const workerToCaptures = callersOf.filter((c) => c.startsWith('ingest-worker -> captures.'));
     expect(workerToCaptures.length).toBeGreaterThan(0);
     for (const c of workerToCaptures) expect(c).toMatch(/^ingest-worker -> captures\.pipeline\./);

@@ -6,6 +6,7 @@ import * as captureNodes from './procedures/capture-nodes';
 import * as links from './procedures/links';
 import * as nodes from './procedures/nodes';
 import * as reclassify from './procedures/reclassify';
+import * as search from './procedures/search';
 import * as views from './procedures/views';
 
 /** graphRouter: nodes, links, related nodes, graph views and health. */
@@ -26,5 +27,6 @@ export const createGraphRouter = (ctx: ViewContext) =>
       autoAssign: reclassify.autoAssign(ctx),
     },
     captures: { upsertNode: captureNodes.upsertNode(ctx) },
+    search: { keyword: search.keyword(ctx) },
     reclassify: { orphans: reclassify.orphans(ctx), count: reclassify.count(ctx) },
   });

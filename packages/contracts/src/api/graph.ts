@@ -6,6 +6,7 @@ import {
   ListNodesInput,
   Node,
   NodePage,
+  NodeStatus,
   RelatedList,
   RelatedQuery,
   ReplaceLinksInput,
@@ -59,6 +60,27 @@ export const UpsertCaptureNodeOutput = z.object({
   created: z.boolean(),
 });
 
+/**
+ * Keyword search as ranked candidates: the ids of the tenant's best `limit` nodes for `query`
+ * by BM25 (any word matches; docs/API.md "Keyword search"), best first, with their scores
+ * (higher is better; comparable within one answer only). A query with no searchable word
+ * (stop words, punctuation) answers no hits.
+ */
+export const KeywordSearchInput = z.object({
+  query: text({ max: 500 }),
+  limit: z.number().int().min(1).max(1000).default(100),
+  filters: z
+    .object({
+      status: NodeStatus.optional(),
+      para_item_id: text({ max: 64 }).optional(),
+      orphan: z.boolean().optional(),
+    })
+    .default({}),
+});
+export const KeywordSearchOutput = z.object({
+  hits: z.array(z.object({ id: z.string(), score: z.number() })),
+});
+
 /** The graph service's tRPC contract. */
 export const graphApi = {
   nodes: {
@@ -96,6 +118,9 @@ export const graphApi = {
   /** The ingest worker's write: create or replace the node of a capture (status `raw` when created). */
   captures: {
     upsertNode: mutation('tenant', UpsertCaptureNodeInput, UpsertCaptureNodeOutput, ['ingest-worker']),
+  },
+  search: {
+    keyword: query('tenant', KeywordSearchInput, KeywordSearchOutput, ['gateway', 'search']),
   },
   /** Reclassification reads: the tenant's never-assigned nodes, scored by the keyword engine. */
   reclassify: {

@@ -11,6 +11,7 @@ import {
 import { iso, newId, type DbOrTx } from '@kg/db';
 import { assignmentsOf, replaceAssignments, syncActiveIds, type AssignmentRow } from '../store/assignments';
 import { checkAssignable } from './assignments';
+import { keywordPage } from './keyword';
 import {
   deleteNode,
   findNode,
@@ -154,23 +155,21 @@ export async function removeNode(ctx: GraphContext, tenantId: string, id: string
 }
 
 /**
- * GET /nodes. Keyword search is the interim default until semantic search lands; a
- * blank query lists like no query, and a query of stop words only matches nothing.
+ * GET /nodes. Keyword search (BM25, domain/keyword.ts) when a query is given; a blank
+ * query lists like no query, and a query of stop words or punctuation only matches nothing.
  */
 export async function searchNodes(ctx: GraphContext, tenantId: string, q: ListNodesInput) {
   if (q.mode === 'semantic' || q.mode === 'hybrid') throw notImplemented('Semantic and hybrid search');
-  const { rows, total } = await listNodes(
-    ctx.db,
-    tenantId,
-    {
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.para_item_id !== undefined ? { paraItemId: q.para_item_id } : {}),
-      ...(q.orphan !== undefined ? { orphan: q.orphan } : {}),
-      ...(q.query !== undefined && q.query.trim() !== '' ? { query: q.query } : {}),
-    },
-    q.per_page,
-    (q.page - 1) * q.per_page,
-  );
+  const filter = {
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.para_item_id !== undefined ? { paraItemId: q.para_item_id } : {}),
+    ...(q.orphan !== undefined ? { orphan: q.orphan } : {}),
+  };
+  const offset = (q.page - 1) * q.per_page;
+  const { rows, total } =
+    q.query !== undefined && q.query.trim() !== ''
+      ? await keywordPage(ctx.db, tenantId, q.query, filter, q.per_page, offset)
+      : await listNodes(ctx.db, tenantId, filter, q.per_page, offset);
   const assignments = await assignmentsOf(
     ctx.db,
     tenantId,

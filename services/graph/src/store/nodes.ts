@@ -20,7 +20,7 @@ export const columns = {
   createdAt: nodes.createdAt,
   updatedAt: nodes.updatedAt,
 };
-export type StoredNode = Omit<NodeRow, 'search'>;
+export type StoredNode = Omit<NodeRow, 'search' | 'searchLength'>;
 
 export async function insertNode(
   db: DbOrTx,
@@ -73,23 +73,26 @@ export interface ListFilter {
   status?: NodeRow['status'];
   paraItemId?: string;
   orphan?: boolean;
-  /** websearch_to_tsquery text; ranks results when present. */
-  query?: string;
 }
 
-/** One page of a tenant's nodes: newest first, or by keyword relevance when searching. */
+/** The tenant's nodes of `ids`, in any order. */
+export async function findNodes(db: DbOrTx, tenantId: string, ids: string[]): Promise<StoredNode[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select(columns)
+    .from(nodes)
+    .where(and(eq(nodes.tenantId, tenantId), inArray(nodes.id, ids)));
+}
+
+/** One page of a tenant's nodes, newest first (keyword search: store/keyword.ts). */
 export async function listNodes(db: DbOrTx, tenantId: string, filter: ListFilter, limit: number, offset: number) {
   const where: SQL[] = [eq(nodes.tenantId, tenantId)];
   if (filter.status) where.push(eq(nodes.status, filter.status));
   if (filter.paraItemId) where.push(arrayContains(nodes.paraItemIds, [filter.paraItemId]));
   if (filter.orphan === true) where.push(sql`cardinality(${nodes.paraItemIds}) = 0`);
   if (filter.orphan === false) where.push(sql`cardinality(${nodes.paraItemIds}) > 0`);
-  const tsquery = filter.query === undefined ? null : sql`websearch_to_tsquery('english', ${filter.query})`;
-  if (tsquery) where.push(sql`${nodes.search} @@ ${tsquery}`);
   const condition = and(...where);
-  const order = tsquery
-    ? [sql`ts_rank_cd(${nodes.search}, ${tsquery}) desc`, nodes.id]
-    : [desc(nodes.createdAt), desc(nodes.id)];
+  const order = [desc(nodes.createdAt), desc(nodes.id)];
   const [rows, [total]] = await Promise.all([
     db
       .select(columns)

@@ -17,6 +17,9 @@ export const graph = pgSchema('graph');
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
+/** A node's full-text vector: title weighs most (A), then tags and summary (B), then the body (C). */
+const SEARCH_VECTOR = `setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(tags_text, '')), 'B') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(body_markdown, '')), 'C')`;
+
 export const nodes = graph.table(
   'nodes',
   {
@@ -47,9 +50,12 @@ export const nodes = graph.table(
     connectionCount: integer().notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    search: tsvector().generatedAlwaysAs(
-      sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(tags_text, '')), 'B') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(body_markdown, '')), 'C')`,
-    ),
+    search: tsvector().generatedAlwaysAs(sql.raw(SEARCH_VECTOR)),
+    /**
+     * The search vector's length (distinct lexemes): BM25's document length. A generated column
+     * cannot read another, so it repeats the vector's expression.
+     */
+    searchLength: integer().generatedAlwaysAs(sql.raw(`length(${SEARCH_VECTOR})`)),
   },
   (t) => [
     index('nodes_tenant_created_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc()),
@@ -57,6 +63,7 @@ export const nodes = graph.table(
     index('nodes_tenant_connections_idx').on(t.tenantId, t.connectionCount.desc(), t.id),
     index('nodes_para_item_ids_idx').using('gin', t.paraItemIds),
     index('nodes_search_idx').using('gin', t.search),
+    index('nodes_tenant_search_length_idx').on(t.tenantId, t.searchLength),
     index('nodes_tenant_raw_updated_idx')
       .on(t.tenantId, t.updatedAt)
       .where(sql`status = 'raw'`),

@@ -1,0 +1,2 @@
+ALTER TABLE "graph"."nodes" ADD COLUMN "search_length" integer GENERATED ALWAYS AS (length(setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(tags_text, '')), 'B') || setweight(to_tsvector('english', coalesce(summary, '')), 'B') || setweight(to_tsvector('english', coalesce(body_markdown, '')), 'C'))) STORED;--> statement-breakpoint
+CREATE INDEX "nodes_tenant_search_length_idx" ON "graph"."nodes" USING btree ("tenant_id","search_length");

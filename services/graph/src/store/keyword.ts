@@ -1,0 +1,106 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@kg/db';
+import type { NodeRow } from './nodes';
+
+/**
+ * Keyword search: BM25 over the nodes' search vectors (docs/API.md "Keyword search").
+ *
+ * A query is plain words: its lexemes are those `to_tsvector('english', query)` finds (stop
+ * words and punctuation drop out), each quoted into its own tsquery, so no operator in the
+ * text (`-`, quotes, `or`, `<->`) changes matching. A node matches when it holds any lexeme.
+ *
+ * Score: sum over matched lexemes of idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
+ * idf = ln(1 + (N − df + 0.5)/(df + 0.5)), tf the lexeme's positions in the vector, len the
+ * vector's length (distinct lexemes, the `search_length` column), N and avglen over the
+ * tenant's nodes, df the tenant's nodes holding the lexeme (counted through the GIN index at
+ * query time, so they are always current). Then ×1.25 when the node holds every lexeme, ×1.5
+ * when it holds the query as a phrase (`phraseto_tsquery`).
+ */
+export const BM25 = { k1: 1.2, b: 0.75, allWordsBoost: 1.25, phraseBoost: 1.5 } as const;
+
+/** The candidate set's bounds: the rarest lexemes kept, and candidates taken per lexeme. */
+export const KEYWORD_LIMITS = { maxTerms: 32, perTermCandidates: 1000 } as const;
+
+export interface KeywordFilter {
+  status?: NodeRow['status'];
+  paraItemId?: string;
+  orphan?: boolean;
+}
+
+export interface KeywordPage {
+  hits: Array<{ id: string; score: number }>;
+  /** Matching candidates scored (at most maxTerms × perTermCandidates). */
+  total: number;
+}
+
+/** The filters as a condition on alias `n` of graph.nodes. */
+function filterSql(tenantId: string, f: KeywordFilter): SQL {
+  const parts: SQL[] = [sql`n.tenant_id = ${tenantId}`];
+  if (f.status) parts.push(sql`n.status = ${f.status}`);
+  if (f.paraItemId !== undefined) parts.push(sql`n.para_item_ids @> array[${f.paraItemId}]::text[]`);
+  if (f.orphan === true) parts.push(sql`cardinality(n.para_item_ids) = 0`);
+  if (f.orphan === false) parts.push(sql`cardinality(n.para_item_ids) > 0`);
+  return sql.join(parts, sql` and `);
+}
+
+/** Rows of a raw query (node-postgres and PGlite both answer `{rows}`). */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** One page of the tenant's nodes ranked by BM25 for `query`, best first (ties by id). */
+export async function keywordSearch(
+  db: DbOrTx,
+  tenantId: string,
+  query: string,
+  filter: KeywordFilter,
+  limit: number,
+  offset: number,
+): Promise<KeywordPage> {
+  const { k1, b, allWordsBoost, phraseBoost } = BM25;
+  const result = await db.execute(sql`
+    with terms as (
+      select lexeme as lex,
+        (chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))::tsquery as q
+      from unnest(to_tsvector('english', ${query}))
+    ), stats as (
+      select count(*)::float8 as n, coalesce(avg(n.search_length), 1)::float8 as avglen
+      from graph.nodes n where n.tenant_id = ${tenantId}
+    ), counted as (
+      select t.lex, t.q, (select count(*) from graph.nodes n where n.tenant_id = ${tenantId} and n.search @@ t.q)::float8 as df
+      from terms t
+    ), kept as (
+      select c.lex, c.q, ln(1 + (greatest(s.n, c.df) - c.df + 0.5) / (c.df + 0.5)) as idf
+      from counted c cross join stats s
+      where c.df > 0
+      order by c.df, c.lex
+      limit ${KEYWORD_LIMITS.maxTerms}
+    ), candidates as (
+      select distinct m.id from kept k cross join lateral (
+        select n.id from graph.nodes n where ${filterSql(tenantId, filter)} and n.search @@ k.q
+        limit ${KEYWORD_LIMITS.perTermCandidates}
+      ) m
+    ), scored as (
+      select n.id,
+        sum(k.idf * u.tf * (${k1}::float8 + 1) / (u.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(n.search_length, 1) / s.avglen))) as bm25,
+        count(*) as matched,
+        (count(*) > 1 and n.search @@ phraseto_tsquery('english', ${query})) as phrase
+      from candidates c
+      join graph.nodes n on n.tenant_id = ${tenantId} and n.id = c.id
+      cross join stats s
+      cross join lateral (select lexeme, coalesce(cardinality(positions), 1)::float8 as tf from unnest(n.search)) u
+      join kept k on k.lex = u.lexeme
+      group by n.id, s.avglen
+    ), ranked as (
+      select s.id, (s.bm25 * case
+          when s.phrase then ${phraseBoost}::float8
+          when s.matched = (select count(*) from terms) and s.matched > 1 then ${allWordsBoost}::float8
+          else 1 end)::float8 as score
+      from scored s
+    )
+    select (select count(*)::int from ranked) as total,
+      coalesce((select json_agg(json_build_object('id', p.id, 'score', p.score) order by p.score desc, p.id)
+        from (select id, score from ranked order by score desc, id limit ${limit} offset ${offset}) p), '[]'::json) as hits`);
+  const [row] = rowsOf<{ total: number; hits: Array<{ id: string; score: number }> | string }>(result);
+  if (!row) return { hits: [], total: 0 };
+  const hits = typeof row.hits === 'string' ? (JSON.parse(row.hits) as KeywordPage['hits']) : row.hits;
+  return { hits, total: row.total };
+}
