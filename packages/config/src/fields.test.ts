@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig, type ConfigError } from './load';
-import { checkKafka, kafka, redis, serviceBase } from './fields';
+import { checkEmbeddings, checkKafka, embeddings, kafka, redis, serviceBase } from './fields';
 
 const kafkaSchema = z.object(kafka).superRefine(checkKafka);
 const problemsOf = (env: Record<string, string>) => {
@@ -72,5 +72,39 @@ describe('Redis and database settings', () => {
       DATABASE_CONNECT_TIMEOUT_MS: 10_000,
       METRICS_PORT: 9464,
     });
+  });
+});
+
+describe('Embeddings settings', () => {
+  const schema = z.object(embeddings).superRefine(checkEmbeddings);
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig('search', schema, env);
+    } catch (err) {
+      return (err as ConfigError).message;
+    }
+    return '';
+  };
+
+  it('default to the local model', () => {
+    expect(loadConfig('search', schema, {})).toEqual({ EMBEDDINGS_PROVIDER: 'local' });
+  });
+
+  it('the openai provider needs a base URL and a model, named without echoing the key', () => {
+    const message = problems({ EMBEDDINGS_PROVIDER: 'openai', EMBEDDINGS_API_KEY: 'sk-very-secret' });
+    expect(message).toMatch(/EMBEDDINGS_BASE_URL/);
+    expect(message).toMatch(/EMBEDDINGS_MODEL/);
+    expect(message).not.toContain('sk-very-secret');
+    expect(
+      loadConfig('search', schema, {
+        EMBEDDINGS_PROVIDER: 'openai',
+        EMBEDDINGS_BASE_URL: 'http://127.0.0.1:8000',
+        EMBEDDINGS_MODEL: 'intfloat/multilingual-e5-small',
+      }),
+    ).toMatchObject({ EMBEDDINGS_PROVIDER: 'openai', EMBEDDINGS_MODEL: 'intfloat/multilingual-e5-small' });
+  });
+
+  it('an unknown provider is a start-up error', () => {
+    expect(problems({ EMBEDDINGS_PROVIDER: 'cohere' })).toMatch(/EMBEDDINGS_PROVIDER/);
   });
 });

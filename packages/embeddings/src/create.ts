@@ -1,0 +1,33 @@
+import type { Embedder } from './port';
+
+/** The embeddings fields of a service's config (packages/config `env.embeddings`). */
+export interface EmbeddingsConfig {
+  EMBEDDINGS_PROVIDER: 'local' | 'openai';
+  EMBEDDINGS_BASE_URL?: string | undefined;
+  EMBEDDINGS_MODEL?: string | undefined;
+  EMBEDDINGS_API_KEY?: string | undefined;
+  EMBEDDINGS_MODEL_DIR?: string | undefined;
+}
+
+/**
+ * Builds the configured embedder: `local` loads the ONNX model (fetch it first with
+ * scripts/models/fetch-minilm.sh; `npm start` and `npm test` do), `openai` talks to a server.
+ * Resolves once the embedder can embed; rejects with an EmbeddingsError naming what is missing.
+ */
+export async function createEmbedder(config: EmbeddingsConfig): Promise<Embedder> {
+  if (config.EMBEDDINGS_PROVIDER === 'openai') {
+    const { createOpenAiEmbedder } = await import('./openai');
+    return createOpenAiEmbedder({
+      baseUrl: required(config.EMBEDDINGS_BASE_URL, 'EMBEDDINGS_BASE_URL'),
+      model: required(config.EMBEDDINGS_MODEL, 'EMBEDDINGS_MODEL'),
+      apiKey: config.EMBEDDINGS_API_KEY,
+    });
+  }
+  const { createLocalEmbedder } = await import('./local');
+  return createLocalEmbedder({ modelDir: config.EMBEDDINGS_MODEL_DIR });
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`${name} is required when EMBEDDINGS_PROVIDER=openai`);
+  return value;
+}
