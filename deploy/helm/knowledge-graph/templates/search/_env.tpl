@@ -3,4 +3,25 @@
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
 {{- include "kg.kafkaEnv" . }}
 {{ include "kg.internalKeyEnv" (dict "root" .root "component" "search" "hook" .hook) }}
+{{- /* The sentence-embedding provider (README, "Search embeddings settings"). */}}
+{{- $e := .root.Values.search.embeddings }}
+- name: EMBEDDINGS_PROVIDER
+  value: {{ $e.provider | quote }}
+{{- with $e.modelDir }}
+- name: EMBEDDINGS_MODEL_DIR
+  value: {{ . | quote }}
+{{- end }}
+{{- if eq $e.provider "openai" }}
+- name: EMBEDDINGS_BASE_URL
+  value: {{ required "search.embeddings.baseUrl is required with provider openai" $e.baseUrl | quote }}
+- name: EMBEDDINGS_MODEL
+  value: {{ required "search.embeddings.model is required with provider openai" $e.model | quote }}
+{{- with $e.apiKeySecret.name }}
+- name: EMBEDDINGS_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $e.apiKeySecret.key }}
+{{- end }}
+{{- end }}
 {{- end }}
