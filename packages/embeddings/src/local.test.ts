@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createEmbedder } from './create';
 import { createLocalEmbedder, LOCAL_MODEL } from './local';
 import type { Embedder } from './port';
 import { ensureLocalModel } from './testing/model';
@@ -87,5 +88,19 @@ describe('local embedder (all-MiniLM-L6-v2 int8 ONNX)', () => {
     await other.close();
     await expect(other.embed(['x'], 'query')).rejects.toThrow(/closed/);
     await expect(createLocalEmbedder({ modelDir: '/nonexistent/model-dir' })).rejects.toThrow(/fetch-minilm\.sh/);
+  });
+
+  it('is what createEmbedder builds by default, from EMBEDDINGS_MODEL_DIR when set', async () => {
+    const made = await createEmbedder({ EMBEDDINGS_PROVIDER: 'local' });
+    try {
+      expect(made.model).toBe(LOCAL_MODEL);
+      const [v] = await made.embed([reference.cases[0]!.text], 'query');
+      expect(cosine(v!, reference.cases[0]!.vector)).toBeGreaterThanOrEqual(0.999);
+    } finally {
+      await made.close();
+    }
+    await expect(
+      createEmbedder({ EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_MODEL_DIR: '/nonexistent/model-dir' }),
+    ).rejects.toThrow(/\/nonexistent\/model-dir.*EMBEDDINGS_MODEL_DIR/);
   });
 });
