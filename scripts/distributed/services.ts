@@ -81,7 +81,8 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       S3_FORCE_PATH_STYLE: 'true',
       S3_CREATE_BUCKET: 'true',
     }),
-    svc('search', 6, true),
+    // The in-process vector index persisted beside the outbox (QDRANT_URL switches to Qdrant).
+    svc('search', 6, true, { GRAPH_URL: url(2), VECTORS_DIR: `${c.outboxDir}/../search-vectors` }),
     svc('ingest-worker', 7, false, { CAPTURES_URL: url(5), GRAPH_URL: url(2) }),
     {
       name: 'gateway',

@@ -11,7 +11,6 @@ beforeAll(async () => {
 const pending: Array<[string, string, unknown?]> = [
   ['POST', '/context', {}],
   ['POST', '/context', { focus_node_ids: [], mode: 'keyword' }],
-  ['GET', '/links/suggestions?text=x'],
 ];
 
 describe('features that have not landed yet', () => {

@@ -89,4 +89,13 @@ export const ContextRequest = z
   .strict()
   .meta({ id: 'ContextRequest' });
 
-export const SuggestionsQuery = z.object({ text: text({ min: 1, max: 10_000 }) }).strict();
+export const SuggestionsQuery = z
+  .object({
+    text: text({ min: 1, max: 10_000 }).meta({
+      description: 'Text to find linkable nodes for, at most 10,000 characters',
+    }),
+    node_id: text({ max: 64 })
+      .optional()
+      .meta({ description: 'Extension: the node being edited; it and the nodes it links to are left out' }),
+  })
+  .strict();

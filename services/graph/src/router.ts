@@ -27,6 +27,6 @@ export const createGraphRouter = (ctx: ViewContext) =>
       autoAssign: reclassify.autoAssign(ctx),
     },
     captures: { upsertNode: captureNodes.upsertNode(ctx) },
-    search: { keyword: search.keyword(ctx) },
+    search: { keyword: search.keyword(ctx), nodes: search.nodes(ctx), links: search.links(ctx) },
     reclassify: { orphans: reclassify.orphans(ctx), count: reclassify.count(ctx) },
   });

@@ -7,10 +7,23 @@ export const searchConfigSchema = z
     ...env.serviceBase,
     PORT: env.port(3006),
     ...env.kafka,
+    ...env.embeddings,
+    /** Graph's base URL: node texts for indexing, keyword candidates for hybrid search. */
+    GRAPH_URL: env.url(),
+    PEER_TIMEOUT_MS: env.positiveInt(5000),
+    /** Qdrant's URL; without it the in-process index persisted under VECTORS_DIR serves (one search process only). */
+    QDRANT_URL: env.url().optional(),
+    /** Qdrant's API key, sent as the `api-key` header; never logged. */
+    QDRANT_API_KEY: z.string().min(1).optional(),
+    /** Folder of the in-process vector index when QDRANT_URL is unset. */
+    VECTORS_DIR: z.string().min(1).default('data/search-vectors'),
+    /** Between two indexing passes when nothing is pending. */
+    INDEX_INTERVAL_MS: env.positiveInt(200),
     /** Between two prunes of processed-event ledger rows and tombstones. */
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
     /** Ledger rows and tombstones of deleted nodes are kept this many hours. */
     EVENT_RETENTION_HOURS: env.positiveInt(168),
   })
-  .superRefine(env.checkKafka);
+  .superRefine(env.checkKafka)
+  .superRefine(env.checkEmbeddings);
 export type SearchConfig = z.infer<typeof searchConfigSchema>;

@@ -1,11 +1,19 @@
 import { fileURLToPath } from 'node:url';
+import type { graphApi } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
+import type { Embedder } from '@kg/embeddings';
+import type { ServiceHandle } from '@kg/trpc';
+import type { VectorIndex } from '@kg/vectors';
 import { PROCESSED_EVENTS_RETENTION_MS, type Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
 import { createSearchRouter } from './router';
 import { nodeEventsSubscription } from './consumers/node-events';
 import { createPruneJob } from './jobs/prune';
+import { createIndexer } from './indexing/indexer';
+import { createIndexWorker } from './indexing/worker';
+import { createRanker } from './ranking/search';
+import { graphKeywordSource, graphNodeSource } from './graph-calls';
 
 export const searchMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -16,15 +24,39 @@ export interface SearchDeps {
   database: Database;
   bus: EventBus;
   logger: Logger;
+  /** The search index: in-process (persisted under DATA_DIR) or Qdrant. */
+  vectors: VectorIndex;
+  embedder: Embedder;
+  /** Graph: node texts for indexing, keyword candidates for hybrid search. */
+  graph: ServiceHandle<typeof graphApi>;
+  /** Between two indexing passes when idle (default 200 ms). */
+  indexIntervalMs?: number;
   /** Between two prunes of the ledger and tombstones (default one hour). */
   pruneIntervalMs?: number;
   /** How long ledger rows and tombstones are kept (default seven days). */
   retentionMs?: number;
 }
 
-/** The search service as a mountable module: router, the node-events consumer and its prune job. */
+/**
+ * The search service as a mountable module: router, the node-events consumer, the indexing
+ * worker that embeds pending documents into the vector index, and the prune job.
+ */
 export async function createSearchModule(deps: SearchDeps): Promise<ServiceModule> {
   await deps.bus.subscribe(nodeEventsSubscription(deps.database.db));
+  const indexer = createIndexer({
+    db: deps.database.db,
+    vectors: deps.vectors,
+    embedder: deps.embedder,
+    nodes: graphNodeSource(deps.graph),
+    logger: deps.logger,
+  });
+  await indexer.ensureCollection();
+  const indexing = createIndexWorker(indexer, deps.indexIntervalMs ?? 200, deps.logger);
+  const ranker = createRanker({
+    vectors: deps.vectors,
+    embedder: deps.embedder,
+    keyword: graphKeywordSource(deps.graph),
+  });
   const prune = createPruneJob({
     db: deps.database.db,
     logger: deps.logger,
@@ -33,9 +65,16 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
   });
   return {
     name: 'search',
-    router: createSearchRouter(deps.database.db),
-    start: async () => prune.start(),
-    stop: () => prune.stop(),
-    ready: () => deps.database.ping(),
+    router: createSearchRouter(deps.database.db, ranker, deps.embedder.model),
+    start: async () => {
+      prune.start();
+      indexing.start();
+    },
+    stop: async () => {
+      await indexing.stop();
+      await prune.stop();
+      await deps.embedder.close();
+    },
+    ready: async () => (await deps.database.ping()) && (await deps.vectors.ready()),
   };
 }

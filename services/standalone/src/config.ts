@@ -18,8 +18,13 @@ export const standaloneConfigSchema = gatewayHttpSchema
     EVENT_RETENTION_HOURS: env.positiveInt(168),
     /** The ingest pipeline (services/ingest-worker/src/config.ts). */
     ...pipelineEnv,
+    /** The search service's embedder (packages/embeddings); its vector index persists under DATA_DIR/vectors. */
+    ...env.embeddings,
+    /** Between two search indexing passes when nothing is pending. */
+    INDEX_INTERVAL_MS: env.positiveInt(200),
   })
   .superRefine(checkPipeline)
+  .superRefine(env.checkEmbeddings)
   .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {
     message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp',
     path: ['SMTP_URL'],

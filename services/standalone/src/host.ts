@@ -22,6 +22,8 @@ import { createGraphModule, graphMigrations } from '@kg/service-graph/module';
 import { createParaModule, paraMigrations } from '@kg/service-para/module';
 import { capturesMigrations, createCapturesModule } from '@kg/service-captures/module';
 import { createSearchModule, searchMigrations } from '@kg/service-search/module';
+import { createEmbedder } from '@kg/embeddings';
+import { createMemoryVectorIndex } from '@kg/vectors';
 import { createIngestWorkerModule } from '@kg/service-ingest-worker/module';
 import type { StandaloneConfig } from './config';
 
@@ -101,6 +103,10 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     database,
     bus,
     logger: child('search'),
+    vectors: createMemoryVectorIndex({ dir: path.join(dataDir, 'vectors') }),
+    embedder: await createEmbedder(config),
+    graph: local('search', 'graph', graphApi, graph.router, child('graph')),
+    indexIntervalMs: config.INDEX_INTERVAL_MS,
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
     retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
   });

@@ -81,6 +81,12 @@ export const KeywordSearchOutput = z.object({
   hits: z.array(z.object({ id: z.string(), score: z.number() })),
 });
 
+/** Up to 100 node ids of one tenant. */
+export const NodesByIdInput = z.object({ ids: z.array(text({ max: 64 })).max(100) });
+export const NodeLinksOutput = z.object({
+  links: z.array(z.object({ source_id: z.string(), target_id: z.string(), type: z.string(), weight: z.number() })),
+});
+
 /** The graph service's tRPC contract. */
 export const graphApi = {
   nodes: {
@@ -121,6 +127,10 @@ export const graphApi = {
   },
   search: {
     keyword: query('tenant', KeywordSearchInput, KeywordSearchOutput, ['gateway', 'search']),
+    /** Nodes by id (the search service's indexing, ranked pages of the gateway); unknown ids are left out. */
+    nodes: query('tenant', NodesByIdInput, z.object({ nodes: z.array(Node) }), ['gateway', 'search']),
+    /** The links of the nodes (their outgoing rows; every link has a mirror row), for context ranking. */
+    links: query('tenant', NodesByIdInput, NodeLinksOutput, ['gateway', 'search']),
   },
   /** Reclassification reads: the tenant's never-assigned nodes, scored by the keyword engine. */
   reclassify: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { query } from '../procedure';
 import { serviceInfoApi } from './service-info';
 import { text } from '../common';
+import { SearchNodesInput, SearchNodesOutput, SuggestLinksInput, SuggestLinksOutput } from '../search';
 
 export const IndexedDocument = z.object({
   node_id: z.string(),
@@ -17,5 +18,22 @@ export const searchApi = {
   documents: {
     get: query('tenant', z.object({ node_id: text({ max: 64 }) }), IndexedDocument, ['gateway']),
     count: query('tenant', z.object({}), z.object({ count: z.number().int() }), ['gateway']),
+  },
+  /** Semantic and hybrid ranking of the tenant's nodes (GET /nodes with mode semantic or hybrid). */
+  nodes: {
+    search: query('tenant', SearchNodesInput, SearchNodesOutput, ['gateway']),
+  },
+  /** Nodes similar to a text (GET /links/suggestions). */
+  links: {
+    suggest: query('tenant', SuggestLinksInput, SuggestLinksOutput, ['gateway']),
+  },
+  /** Indexing progress of the tenant: live documents and those embedded by the current model. */
+  indexing: {
+    status: query(
+      'tenant',
+      z.object({}),
+      z.object({ model: z.string(), total: z.number().int(), embedded: z.number().int() }),
+      ['gateway'],
+    ),
   },
 } as const;

@@ -6,6 +6,7 @@ import { eventRoutes } from './events';
 import type { EventFeed } from '../events/feed';
 import { graphRoutes } from './graph';
 import { nodeRoutes } from './nodes';
+import { searchRoutes } from './search';
 import { paraRoutes } from './para';
 import { unbuiltRoutes } from './unbuilt';
 import type { Route } from './route';
@@ -27,6 +28,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
       }),
     }),
     ...nodeRoutes,
+    ...searchRoutes,
     ...graphRoutes,
     ...paraRoutes({
       rescan: kv.rateLimiter({ name: 'para-rescan', points: 1, durationSeconds: 300 }),

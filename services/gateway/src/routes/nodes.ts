@@ -11,6 +11,7 @@ import {
   UpdateNodeInput,
 } from '@kg/contracts';
 import { defineRoute, noContent, ok, type Route } from './route';
+import { listNodes } from './search';
 
 const base = { tag: 'Nodes', auth: 'required', service: 'graph' } as const;
 
@@ -20,12 +21,11 @@ export const nodeRoutes: Route[] = [
     method: 'get',
     path: '/nodes',
     operationId: 'listNodes',
-    summary: 'List and search nodes (keyword search; semantic and hybrid answer 501 until they land)',
+    summary: 'List and search nodes (mode hybrid by default; keyword, semantic)',
     query: ListNodesQuery,
     success: { status: 200, description: 'A page of nodes', schema: NodePage },
-    errors: [501],
     async handle(req, peers) {
-      return ok(await peers.graph.as(req.identity).nodes.list(req.query));
+      return ok(await listNodes(req.query, peers, req.identity));
     },
   }),
   defineRoute({

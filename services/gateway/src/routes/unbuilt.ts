@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ById, AppError, ContextRequest, SuggestionsQuery } from '@kg/contracts';
+import { ById, AppError, ContextRequest } from '@kg/contracts';
 import { defineRoute, type Method, type Route } from './route';
 import type { GatewayPeers } from '../peers';
 
@@ -37,20 +37,13 @@ function pending(tag: string, service: keyof GatewayPeers, feature: string, ops:
   );
 }
 
-const search = pending('Search', 'search', 'Context and link suggestions', [
+const search = pending('Search', 'search', 'Context', [
   {
     method: 'post',
     path: '/context',
     operationId: 'getContext',
     summary: 'Ranked context nodes for a session',
     body: ContextRequest,
-  },
-  {
-    method: 'get',
-    path: '/links/suggestions',
-    operationId: 'getLinkSuggestions',
-    summary: 'Link suggestions for a text',
-    query: SuggestionsQuery,
   },
 ]);
 

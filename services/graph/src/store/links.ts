@@ -17,6 +17,15 @@ export function linksOf(db: DbOrTx, tenantId: string, sourceId: string): Promise
     .orderBy(sql`${links.weight} desc nulls last`, links.targetId);
 }
 
+/** The outgoing link rows of `sourceIds` (every link has a mirror row, so these are all their links). */
+export function linksOfMany(db: DbOrTx, tenantId: string, sourceIds: string[]) {
+  if (sourceIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({ sourceId: links.sourceId, targetId: links.targetId, type: links.type, weight: links.weight })
+    .from(links)
+    .where(and(eq(links.tenantId, tenantId), inArray(links.sourceId, sourceIds)));
+}
+
 /** Removes the links between `sourceId` and each of `targets`, in both directions. */
 export async function unlink(db: DbOrTx, tenantId: string, sourceId: string, targets: string[]): Promise<void> {
   if (targets.length === 0) return;

@@ -4,7 +4,9 @@ import { createMemoryBus, newEventId } from '@kg/bus';
 import { newId, openDatabase, type Database } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { connectService } from '@kg/trpc';
+import { createMemoryVectorIndex } from '@kg/vectors';
 import { createSearchModule, searchMigrations } from '../module';
+import { fakeGraph, testEmbedder } from '../testing';
 import { findDocumentRow } from '../store/documents';
 import { applyNodeEvent } from './node-events';
 
@@ -12,6 +14,7 @@ const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za';
 const other = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zb';
 const identity = (tenantId: string) => ({ tenantId, subject: 'usr_x', credential: { kind: 'jwt' as const, id: 'j' } });
 const logger = createLogger('test', 'silent');
+const indexDeps = () => ({ vectors: createMemoryVectorIndex(), embedder: testEmbedder(), graph: fakeGraph(new Map()) });
 
 const snapshot = (nodeId: string, title: string) => ({
   id: nodeId,
@@ -52,7 +55,9 @@ const client = (router: Awaited<ReturnType<typeof createSearchModule>>['router']
 beforeAll(async () => {
   database = await openDatabase({ dataDir: null });
   await database.migrate(searchMigrations);
-  search = client((await createSearchModule({ database, bus: createMemoryBus(logger), logger })).router);
+  search = client(
+    (await createSearchModule({ database, bus: createMemoryBus(logger), logger, ...indexDeps() })).router,
+  );
 }, 60_000);
 afterAll(() => database.close());
 
@@ -65,7 +70,7 @@ const titleOf = (nodeId: string) =>
 describe('node events consumer', () => {
   it('projects events delivered through the bus and serves them per tenant', async () => {
     const bus = createMemoryBus(logger);
-    const module = await createSearchModule({ database, bus, logger });
+    const module = await createSearchModule({ database, bus, logger, ...indexDeps() });
     const nodeId = newId('node');
     await bus.publish(TOPICS.graphNodes, [{ key: tenant, value: created(nodeId, 'First', 1) }]);
     await bus.drain();

@@ -25,6 +25,7 @@ export async function applyNodeEvent(db: Db, event: NodeEvent): Promise<boolean>
       summary: node.summary,
       tags: node.tags,
       status: node.status,
+      paraItemIds: node.para_item_ids,
       updatedAt: new Date(node.updated_at),
       version: event.version,
     });

@@ -28,7 +28,7 @@ describe('search prune job', () => {
     const [gone, kept, alive] = [newId('node'), newId('node'), newId('node')];
     await tombstoneDocument(db, tenant, gone, 2, old);
     await tombstoneDocument(db, tenant, kept, 2, recent);
-    const doc = { title: 'alive', summary: '', tags: [], status: 'raw', updatedAt: old, version: 1 };
+    const doc = { title: 'alive', summary: '', tags: [], paraItemIds: [], status: 'raw', updatedAt: old, version: 1 };
     await upsertDocument(db, tenant, { nodeId: alive, ...doc });
 
     const job = createPruneJob({

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { documents } from './schema';
 
@@ -8,6 +8,7 @@ export interface DocumentInput {
   summary: string;
   tags: string[];
   status: string;
+  paraItemIds: string[];
   updatedAt: Date;
   /** Graph version of the event this document comes from. */
   version: number;
@@ -28,6 +29,7 @@ export async function upsertDocument(db: DbOrTx, tenantId: string, doc: Document
         summary: doc.summary,
         tags: doc.tags,
         status: doc.status,
+        paraItemIds: doc.paraItemIds,
         updatedAt: doc.updatedAt,
         version: doc.version,
         deletedAt: null,
@@ -94,4 +96,74 @@ export async function findDocumentRow(db: DbOrTx, tenantId: string, nodeId: stri
     .from(documents)
     .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId)));
   return row ?? null;
+}
+
+/** A document the indexer must act on: embed (live) or remove from the vector index (tombstone). */
+export interface PendingDocument {
+  tenantId: string;
+  nodeId: string;
+  version: number;
+  deleted: boolean;
+}
+
+/**
+ * Up to `limit` documents whose vector is missing, stale (older version) or made by another
+ * model, and tombstones whose vector is still indexed; oldest change first.
+ */
+export async function findPendingDocuments(db: DbOrTx, model: string, limit: number): Promise<PendingDocument[]> {
+  const rows = await db
+    .select({
+      tenantId: documents.tenantId,
+      nodeId: documents.nodeId,
+      version: documents.version,
+      deletedAt: documents.deletedAt,
+    })
+    .from(documents)
+    .where(
+      or(
+        and(isNull(documents.deletedAt), sql`${documents.embeddedVersion} is distinct from ${documents.version}`),
+        and(isNull(documents.deletedAt), sql`${documents.embeddedModel} is distinct from ${model}`),
+        and(isNotNull(documents.deletedAt), isNotNull(documents.embeddedVersion)),
+      ),
+    )
+    .orderBy(asc(documents.indexedAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    tenantId: r.tenantId,
+    nodeId: r.nodeId,
+    version: r.version,
+    deleted: r.deletedAt !== null,
+  }));
+}
+
+/**
+ * Records what the vector index now holds for a document, only if the document is still at
+ * `version` (a newer event that arrived meanwhile leaves it pending). `model` null: no vector.
+ */
+export async function markEmbedded(
+  db: DbOrTx,
+  tenantId: string,
+  nodeId: string,
+  version: number,
+  model: string | null,
+): Promise<void> {
+  await db
+    .update(documents)
+    .set({ embeddedVersion: model === null ? null : version, embeddedModel: model })
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId), eq(documents.version, version)));
+}
+
+/** Indexing progress: live documents, and those whose vector is current for `model`. */
+export async function indexingProgress(db: DbOrTx, model: string, tenantId?: string) {
+  const [row] = await db
+    .select({
+      total: count(),
+      embedded:
+        sql<number>`count(*) filter (where ${documents.embeddedVersion} = ${documents.version} and ${documents.embeddedModel} = ${model})`.mapWith(
+          Number,
+        ),
+    })
+    .from(documents)
+    .where(tenantId === undefined ? isNull(documents.deletedAt) : live(tenantId));
+  return { total: row?.total ?? 0, embedded: row?.embedded ?? 0 };
 }

@@ -19,14 +19,29 @@ export const documents = search.table(
     summary: text().notNull(),
     tags: text().array().notNull(),
     status: text().notNull(),
+    /** The node's PARA items (from the event snapshot): the vector's filter payload. */
+    paraItemIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     indexedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     version: bigint({ mode: 'number' }).notNull().default(0),
     deletedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * The document version whose vector is in the vector index, and the embedding model that
+     * made it (null: no vector). The indexer embeds every live document whose pair differs
+     * from (version, current model) and removes the vector of every tombstone that has one.
+     */
+    embeddedVersion: bigint({ mode: 'number' }),
+    embeddedModel: text(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.nodeId] }),
     index('documents_tenant_updated_idx').on(t.tenantId, t.updatedAt),
+    index('documents_embed_pending_idx')
+      .on(t.indexedAt)
+      .where(sql`${t.embeddedVersion} is distinct from ${t.version}`),
     index('documents_deleted_at_idx')
       .on(t.deletedAt)
       .where(sql`${t.deletedAt} is not null`),

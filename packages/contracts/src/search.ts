@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { text } from './common';
+import { NodeStatus } from './nodes';
+
+/** A node id with its relevance score (higher is better). */
+export const ScoredId = z.object({ id: z.string(), score: z.number() });
+
+/** Semantic and hybrid search as the gateway asks the search service (GET /nodes). */
+export const SearchNodesInput = z.object({
+  query: text({ max: 500 }),
+  mode: z.enum(['semantic', 'hybrid']),
+  status: NodeStatus.optional(),
+  para_item_id: text({ max: 64 }).optional(),
+  orphan: z.boolean().optional(),
+  page: z.number().int().min(1).max(1_000_000),
+  per_page: z.number().int().min(1).max(100),
+});
+/** One page of ranked ids; `total` counts the ranked candidates, at most SEARCH_CANDIDATE_CAP. */
+export const SearchNodesOutput = z.object({ hits: z.array(ScoredId), total: z.number().int() });
+
+/** Semantic and hybrid answers rank at most this many nodes (`total` is capped to it). */
+export const SEARCH_CANDIDATE_CAP = 200;
+
+export const SuggestLinksInput = z.object({
+  text: text({ min: 1, max: 10_000 }),
+  /** Ids left out: the node itself and its existing links. */
+  exclude_ids: z
+    .array(text({ max: 64 }))
+    .max(600)
+    .default([]),
+  limit: z.number().int().min(1).max(50).default(10),
+});
+export const SuggestLinksOutput = z.object({ hits: z.array(ScoredId) });
+
+/** GET /links/suggestions: nodes that could be linked, most similar first (at most 10). */
+export const LinkSuggestions = z
+  .object({
+    suggestions: z.array(z.object({ node_id: z.string(), title: z.string(), score: z.number() })),
+  })
+  .meta({ id: 'LinkSuggestions' });

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchApi, type NodeEvent } from '@kg/contracts';
+import { newEventId } from '@kg/bus';
+import { newId, openDatabase, type Database } from '@kg/db';
+import { createLogger } from '@kg/logger';
+import { connectService } from '@kg/trpc';
+import { createMemoryVectorIndex } from '@kg/vectors';
+import { searchMigrations } from '../module';
+import { applyNodeEvent } from '../consumers/node-events';
+import { createRanker } from '../ranking/search';
+import { createSearchRouter } from '../router';
+import { fakeGraph, testEmbedder } from '../testing';
+import { graphNodeSource } from '../graph-calls';
+import { createIndexer, nodesCollection, type IndexedNode } from './indexer';
+
+const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za';
+const other = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zb';
+const logger = createLogger('test', 'silent');
+const identity = (tenantId: string) => ({ tenantId, subject: 'usr_x', credential: { kind: 'jwt' as const, id: 'j' } });
+
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: null });
+  await database.migrate(searchMigrations);
+}, 60_000);
+afterAll(() => database.close());
+
+let version = 100;
+const node = (id: string, title: string, body: string, extra: Partial<IndexedNode> = {}): IndexedNode => ({
+  id,
+  title,
+  summary: '',
+  body_markdown: body,
+  status: 'raw',
+  para_item_ids: [],
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});
+const event = (tenantId: string, n: IndexedNode): NodeEvent => ({
+  id: newEventId(),
+  tenant_id: tenantId,
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  version: (version += 1),
+  type: 'node.created',
+  data: {
+    node: {
+      id: n.id,
+      title: n.title,
+      summary: n.summary,
+      tags: [],
+      status: n.status as 'raw',
+      para_item_ids: n.para_item_ids,
+      updated_at: n.updated_at,
+    },
+  },
+});
+
+function setup(model = 'test-bow-256') {
+  const graphNodes = new Map<string, Map<string, IndexedNode>>([
+    [tenant, new Map()],
+    [other, new Map()],
+  ]);
+  const vectors = createMemoryVectorIndex();
+  const embedder = testEmbedder(model);
+  const graph = fakeGraph(graphNodes, (t, q) =>
+    [...graphNodes.get(t)!.values()]
+      .filter((n) => n.title.toLowerCase().includes(q.toLowerCase()))
+      .map((n, i) => ({ id: n.id, score: 10 - i })),
+  );
+  const indexer = createIndexer({ db: database.db, vectors, embedder, nodes: graphNodeSource(graph), logger });
+  const ranker = createRanker({
+    vectors,
+    embedder,
+    keyword: async (t, q) => (await graph.as(identity(t)).search.keyword({ query: q, limit: 100, filters: {} })).hits,
+  });
+  const search = (t: string) =>
+    connectService('gateway', 'search', searchApi, {
+      kind: 'local',
+      router: createSearchRouter(database.db, ranker, embedder.model),
+    }).as(identity(t));
+  const write = async (t: string, n: IndexedNode) => {
+    graphNodes.get(t)!.set(n.id, n);
+    await applyNodeEvent(database.db, event(t, n));
+  };
+  const drain = async () => {
+    while ((await indexer.runPass()) > 0);
+  };
+  return { vectors, embedder, indexer, search, write, drain, graphNodes };
+}
+
+describe('indexer and semantic ranking', () => {
+  it('embeds pending documents off the write path, ranks by cosine per tenant and honours filters', async () => {
+    const s = setup();
+    await s.indexer.ensureCollection();
+    const gardenId = newId('node');
+    const taxesId = newId('node');
+    await s.write(tenant, node(gardenId, 'Garden', 'tomato seedlings compost watering', { status: 'validated' }));
+    await s.write(tenant, node(taxesId, 'Taxes', 'receipts deductions invoices filing'));
+    await s.write(other, node(newId('node'), 'Garden elsewhere', 'tomato seedlings compost watering'));
+    // Nothing is embedded until a pass runs.
+    expect(s.embedder.calls).toBe(0);
+    expect(await s.search(tenant).indexing.status({})).toMatchObject({ total: 2, embedded: 0 });
+    await s.drain();
+    expect(await s.search(tenant).indexing.status({})).toMatchObject({ total: 2, embedded: 2 });
+
+    const page = await s
+      .search(tenant)
+      .nodes.search({ query: 'compost for tomato seedlings', mode: 'semantic', page: 1, per_page: 10 });
+    expect(page.hits.map((h) => h.id)).toEqual([gardenId]);
+    expect(page.total).toBe(1);
+    expect(page.hits[0]!.score).toBeGreaterThanOrEqual(0.25);
+
+    const filtered = (status: 'raw' | 'validated') =>
+      s.search(tenant).nodes.search({ query: 'tomato seedlings', mode: 'semantic', status, page: 1, per_page: 10 });
+    expect((await filtered('raw')).hits).toEqual([]);
+    expect((await filtered('validated')).hits.map((h) => h.id)).toEqual([gardenId]);
+    const orphans = await s
+      .search(tenant)
+      .nodes.search({ query: 'tomato seedlings', mode: 'semantic', orphan: false, page: 1, per_page: 10 });
+    expect(orphans.hits).toEqual([]);
+  });
+
+  it('hybrid fuses graph keyword candidates with semantic ones; pages and total follow the fused list', async () => {
+    const s = setup();
+    await s.indexer.ensureCollection();
+    const ids = [newId('node'), newId('node'), newId('node')];
+    await s.write(tenant, node(ids[0]!, 'Alpha notes', 'kettle boiling water tea'));
+    await s.write(tenant, node(ids[1]!, 'Beta', 'alpha particles radiation'));
+    await s.write(tenant, node(ids[2]!, 'Gamma', 'unrelated words entirely'));
+    await s.drain();
+    const all = await s.search(tenant).nodes.search({ query: 'alpha', mode: 'hybrid', page: 1, per_page: 10 });
+    // ids[0] is the keyword candidate (title), ids[1] the semantic one (body word).
+    expect(new Set(all.hits.map((h) => h.id))).toEqual(new Set([ids[0], ids[1]]));
+    expect(all.total).toBe(2);
+    const second = await s.search(tenant).nodes.search({ query: 'alpha', mode: 'hybrid', page: 2, per_page: 1 });
+    expect(second.hits).toEqual([all.hits[1]]);
+    expect(second.total).toBe(2);
+  });
+
+  it('re-embeds on update, removes the vector of a deleted node, and re-embeds everything when the model changes', async () => {
+    const s = setup('model-a');
+    await s.indexer.ensureCollection();
+    const id = newId('node');
+    await s.write(tenant, node(id, 'Bicycle', 'chain gears saddle'));
+    await s.drain();
+    await s.write(tenant, node(id, 'Bicycle', 'puncture tyre repair'));
+    await s.drain();
+    const q = (text: string) => s.search(tenant).nodes.search({ query: text, mode: 'semantic', page: 1, per_page: 10 });
+    expect((await q('puncture tyre repair')).hits.map((h) => h.id)).toEqual([id]);
+
+    // Another model: every document becomes pending again, and only its vectors are searched.
+    const b = testEmbedder('model-b');
+    const indexerB = createIndexer({
+      db: database.db,
+      vectors: s.vectors,
+      embedder: b,
+      nodes: graphNodeSource(fakeGraph(s.graphNodes)),
+      logger,
+    });
+    await indexerB.ensureCollection();
+    while ((await indexerB.runPass()) > 0);
+    expect(b.calls).toBeGreaterThan(0);
+    const collection = nodesCollection(256);
+    const [hit] = await s.vectors.search(collection, {
+      vector: new Array(256).fill(1),
+      limit: 1,
+      filter: { tenant_id: tenant, model: 'model-b' },
+    });
+    expect(hit?.id).toBe(id);
+
+    await applyNodeEvent(database.db, {
+      id: newEventId(),
+      tenant_id: tenant,
+      occurred_at: '2026-01-01T00:00:00.000Z',
+      version: (version += 1),
+      type: 'node.deleted',
+      data: { node_id: id, unlinked_ids: [] },
+    });
+    s.graphNodes.get(tenant)!.delete(id);
+    await s.drain();
+    expect(await s.vectors.count(collection, { tenant_id: tenant })).toBe(0);
+  });
+});

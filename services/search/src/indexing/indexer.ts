@@ -1,0 +1,116 @@
+import type { Embedder } from '@kg/embeddings';
+import type { Db } from '@kg/db';
+import type { Logger } from '@kg/logger';
+import type { VectorIndex, VectorPoint } from '@kg/vectors';
+import { findPendingDocuments, markEmbedded, type PendingDocument } from '../store/documents';
+import { nodePassages, poolVectors } from './text';
+
+/** The vector collection of node documents for a vector size (all tenants; `tenant_id` is an indexed payload field). */
+export const nodesCollection = (dimensions: number) => `kg_nodes_d${dimensions}`;
+
+/** What the indexer reads of a node (graph's `search.nodes`). */
+export interface IndexedNode {
+  id: string;
+  title: string;
+  summary: string;
+  body_markdown: string;
+  status: string;
+  para_item_ids: string[];
+  updated_at: string;
+}
+
+/** Reads nodes of one tenant by id from graph; ids it does not know are left out. */
+export type NodeSource = (tenantId: string, ids: string[]) => Promise<IndexedNode[]>;
+
+export interface IndexerDeps {
+  db: Db;
+  vectors: VectorIndex;
+  embedder: Embedder;
+  nodes: NodeSource;
+  logger: Logger;
+  /** Documents taken per pass (default 16). */
+  batchSize?: number;
+  /** A document graph did not return is retried after this long (default 30 s). */
+  retryAfterMs?: number;
+}
+
+/** The filter payload stored with each vector (see docs/API.md "Semantic search"). */
+export function payloadOf(tenantId: string, node: IndexedNode, model: string): VectorPoint['payload'] {
+  return {
+    tenant_id: tenantId,
+    status: node.status,
+    para_item_ids: node.para_item_ids,
+    orphan: node.para_item_ids.length === 0 ? 'true' : 'false',
+    updated_at: node.updated_at,
+    model,
+  };
+}
+
+/**
+ * One indexing pass: takes the oldest pending documents (no vector, an older version, or
+ * another model's vector; or a tombstone whose vector is still indexed), reads the live ones
+ * from graph, embeds each as passages pooled into one vector, and upserts or deletes points.
+ * The document row then records (version, model); a document that changed meanwhile stays
+ * pending. Passes run off the request path (see indexing/worker.ts). A model change makes
+ * every document pending, so re-embedding is this same loop, resumable by construction.
+ */
+export function createIndexer(deps: IndexerDeps) {
+  const batchSize = deps.batchSize ?? 16;
+  const collection = nodesCollection(deps.embedder.dimensions);
+  const retryAfterMs = deps.retryAfterMs ?? 30_000;
+  /** Documents graph did not return (deleted meanwhile: their tombstone is on its way). */
+  const parked = new Map<string, number>();
+  const key = (d: PendingDocument) => `${d.tenantId}/${d.nodeId}/${d.version}`;
+
+  async function embedOne(doc: PendingDocument, node: IndexedNode): Promise<void> {
+    const passages = nodePassages(node);
+    const vectors = await deps.embedder.embed(passages.length > 0 ? passages : [node.id], 'passage');
+    await deps.vectors.upsert(collection, [
+      { id: doc.nodeId, vector: poolVectors(vectors), payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
+    ]);
+    await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model);
+  }
+
+  /** Returns how many documents it handled (embedded, removed, or parked for a retry). */
+  async function runPass(): Promise<number> {
+    const now = Date.now();
+    for (const [k, until] of parked) if (until <= now) parked.delete(k);
+    const pending = (await findPendingDocuments(deps.db, deps.embedder.model, batchSize + parked.size)).filter(
+      (d) => !parked.has(key(d)),
+    );
+    const batch = pending.slice(0, batchSize);
+    for (const doc of batch.filter((d) => d.deleted)) {
+      await deps.vectors.delete(collection, [doc.nodeId]);
+      await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, null);
+    }
+    const byTenant = new Map<string, PendingDocument[]>();
+    for (const doc of batch.filter((d) => !d.deleted))
+      byTenant.set(doc.tenantId, [...(byTenant.get(doc.tenantId) ?? []), doc]);
+    for (const [tenantId, docs] of byTenant) {
+      const nodes = new Map(
+        (
+          await deps.nodes(
+            tenantId,
+            docs.map((d) => d.nodeId),
+          )
+        ).map((n) => [n.id, n]),
+      );
+      for (const doc of docs) {
+        const node = nodes.get(doc.nodeId);
+        if (!node) {
+          parked.set(key(doc), now + retryAfterMs);
+          continue;
+        }
+        await embedOne(doc, node);
+      }
+    }
+    return batch.length;
+  }
+
+  return {
+    runPass,
+    ensureCollection: () => deps.vectors.ensureCollection(collection, deps.embedder.dimensions),
+    collection,
+  };
+}
+export type Indexer = ReturnType<typeof createIndexer>;

@@ -1,0 +1,87 @@
+import { SEARCH_CANDIDATE_CAP } from '@kg/contracts';
+import type { Embedder } from '@kg/embeddings';
+import type { VectorFilter, VectorIndex } from '@kg/vectors';
+import { nodesCollection } from '../indexing/indexer';
+import { fuse, type Scored } from './fusion';
+
+/**
+ * Cosine floor of semantic answers: MiniLM scores unrelated short texts around 0 to 0.15 and
+ * paraphrases from about 0.35 up, so 0.25 drops the unrelated tail (docs/API.md "Semantic search").
+ */
+export const SEMANTIC_FLOOR = 0.25;
+
+/** Candidates each side of hybrid fusion contributes. */
+export const HYBRID_SIDE_CANDIDATES = 100;
+
+export interface SearchFilters {
+  status?: string | undefined;
+  para_item_id?: string | undefined;
+  orphan?: boolean | undefined;
+}
+
+/** Keyword candidates from graph (`graph.search.keyword`), best first. */
+export type KeywordSource = (
+  tenantId: string,
+  query: string,
+  filters: SearchFilters,
+  limit: number,
+) => Promise<Scored[]>;
+
+export interface RankerDeps {
+  vectors: VectorIndex;
+  embedder: Embedder;
+  keyword: KeywordSource;
+}
+
+/** Vector filter: tenant, current model, and every filter of the request, pushed down to the index. */
+export function vectorFilter(tenantId: string, model: string, f: SearchFilters): VectorFilter {
+  return {
+    tenant_id: tenantId,
+    model,
+    ...(f.status !== undefined ? { status: f.status } : {}),
+    ...(f.para_item_id !== undefined ? { para_item_ids: f.para_item_id } : {}),
+    ...(f.orphan !== undefined ? { orphan: String(f.orphan) } : {}),
+  };
+}
+
+export function createRanker(deps: RankerDeps) {
+  const collection = nodesCollection(deps.embedder.dimensions);
+
+  async function embedQuery(text: string): Promise<number[]> {
+    const [vector] = await deps.embedder.embed([text], 'query');
+    return Array.from(vector!);
+  }
+
+  /** Nodes by cosine similarity to `vector`, at or above `floor`. */
+  async function similar(
+    tenantId: string,
+    vector: number[],
+    filters: SearchFilters,
+    limit: number,
+    floor = SEMANTIC_FLOOR,
+  ): Promise<Scored[]> {
+    const hits = await deps.vectors.search(collection, {
+      vector,
+      limit,
+      filter: vectorFilter(tenantId, deps.embedder.model, filters),
+      scoreThreshold: floor,
+    });
+    return hits.map((h) => ({ id: h.id, score: h.score }));
+  }
+
+  async function semantic(tenantId: string, query: string, filters: SearchFilters, limit = SEARCH_CANDIDATE_CAP) {
+    return similar(tenantId, await embedQuery(query), filters, limit);
+  }
+
+  /** Fusion of each side's top HYBRID_SIDE_CANDIDATES (see ranking/fusion.ts). */
+  async function hybrid(tenantId: string, query: string, filters: SearchFilters): Promise<Scored[]> {
+    const [keyword, sem] = await Promise.all([
+      deps.keyword(tenantId, query, filters, HYBRID_SIDE_CANDIDATES),
+      semantic(tenantId, query, filters, HYBRID_SIDE_CANDIDATES),
+    ]);
+    return fuse(keyword, sem).slice(0, SEARCH_CANDIDATE_CAP);
+  }
+
+  return { embedQuery, similar, semantic, hybrid };
+}
+export type Ranker = ReturnType<typeof createRanker>;
