@@ -9,6 +9,7 @@ import type { ServiceHandle } from '@kg/trpc';
 import { createGraphRouter } from './router';
 import { outbox } from './store/schema';
 import { GraphCache } from './domain/graph-cache';
+import { createPlannerStatsJob } from './domain/planner-stats';
 
 export const graphMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -25,6 +26,8 @@ export interface GraphDeps {
   outboxPollMs?: number;
   /** Link rows the graph-view cache may hold across tenants (default 4,000,000). */
   viewCacheMaxLinks?: number;
+  /** How often the planner statistics job checks for staleness (default 60 s; also 2 s after writes). */
+  plannerStatsIntervalMs?: number;
 }
 
 /** The graph service as a mountable module: router plus the outbox relay. */
@@ -36,10 +39,19 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     logger: deps.logger,
     ...(deps.outboxPollMs ? { pollMs: deps.outboxPollMs } : {}),
   });
+  const plannerStats = createPlannerStatsJob({
+    db: deps.database.db,
+    kind: deps.database.kind,
+    logger: deps.logger,
+    intervalMs: deps.plannerStatsIntervalMs ?? 60_000,
+  });
   const router = createGraphRouter({
     db: deps.database.db,
     para: deps.para,
-    afterCommit: () => relay.wake(),
+    afterCommit: () => {
+      relay.wake();
+      plannerStats.poke();
+    },
     now: () => new Date(),
     cursors: createCursorStore(deps.kv, 'graph-neighbors'),
     graphs: new GraphCache(deps.database.db, deps.logger, deps.viewCacheMaxLinks),
@@ -47,8 +59,15 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
   return {
     name: 'graph',
     router,
-    start: async () => relay.start(),
-    stop: () => relay.stop(),
+    start: async () => {
+      relay.start();
+      plannerStats.start();
+      plannerStats.poke();
+    },
+    stop: async () => {
+      await plannerStats.stop();
+      await relay.stop();
+    },
     // Its own dependencies only (database, cursor store); not Kafka (the outbox holds events) nor para.
     ready: async () => (await Promise.all([deps.database.ping(), deps.kv.ping()])).every(Boolean),
     flushEvents: () => relay.flush(),

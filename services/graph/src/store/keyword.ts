@@ -10,13 +10,21 @@ import type { NodeRow } from './nodes';
  * text (`-`, quotes, `or`, `<->`) changes matching. A node matches when it holds any lexeme.
  *
  * Score: sum over matched lexemes of idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
- * idf = ln(1 + (N − df + 0.5)/(df + 0.5)), tf the lexeme's positions in the vector, len the
+ * idf = ln(1 + (N − df + 0.5)/(df + 0.5)), tf the lexeme's occurrences in the vector, each
+ * weighted by its field (title 2, tags and summary 1.2, body 1: a BM25F-style tf), len the
  * vector's length (distinct lexemes, the `search_length` column), N and avglen over the
  * tenant's nodes, df the tenant's nodes holding the lexeme (counted through the GIN index at
  * query time, so they are always current). Then ×1.25 when the node holds every lexeme, ×1.5
  * when it holds the query as a phrase (`phraseto_tsquery`).
  */
-export const BM25 = { k1: 1.2, b: 0.75, allWordsBoost: 1.25, phraseBoost: 1.5 } as const;
+export const BM25 = {
+  k1: 1.2,
+  b: 0.75,
+  allWordsBoost: 1.25,
+  phraseBoost: 1.5,
+  /** Weight of one occurrence by field (the vector's weight labels); the body counts 1. */
+  field: { title: 2, tagsAndSummary: 1.2 },
+} as const;
 
 /** The candidate set's bounds: the rarest lexemes kept, and candidates taken per lexeme. */
 export const KEYWORD_LIMITS = { maxTerms: 32, perTermCandidates: 1000 } as const;
@@ -46,17 +54,10 @@ function filterSql(tenantId: string, f: KeywordFilter): SQL {
 /** Rows of a raw query (node-postgres and PGlite both answer `{rows}`). */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-/** One page of the tenant's nodes ranked by BM25 for `query`, best first (ties by id). */
-export async function keywordSearch(
-  db: DbOrTx,
-  tenantId: string,
-  query: string,
-  filter: KeywordFilter,
-  limit: number,
-  offset: number,
-): Promise<KeywordPage> {
-  const { k1, b, allWordsBoost, phraseBoost } = BM25;
-  const result = await db.execute(sql`
+/** The keyword query (for EXPLAIN too): one row, the candidates' count and the page's hits as JSON. */
+export function keywordQuery(tenantId: string, query: string, filter: KeywordFilter, limit: number, offset: number) {
+  const { k1, b, allWordsBoost, phraseBoost, field } = BM25;
+  return sql`
     with terms as (
       select lexeme as lex,
         (chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))::tsquery as q
@@ -64,7 +65,7 @@ export async function keywordSearch(
     ), stats as (
       select count(*)::float8 as n, coalesce(avg(n.search_length), 1)::float8 as avglen
       from graph.nodes n where n.tenant_id = ${tenantId}
-    ), counted as (
+    ), counted as materialized (
       select t.lex, t.q, (select count(*) from graph.nodes n where n.tenant_id = ${tenantId} and n.search @@ t.q)::float8 as df
       from terms t
     ), kept as (
@@ -80,14 +81,18 @@ export async function keywordSearch(
       ) m
     ), scored as (
       select n.id,
-        sum(k.idf * u.tf * (${k1}::float8 + 1) / (u.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(n.search_length, 1) / s.avglen))) as bm25,
+        sum(k.idf * f.tf * (${k1}::float8 + 1) / (f.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(n.search_length, 1) / s.avglen))) as bm25,
         count(*) as matched,
         (count(*) > 1 and n.search @@ phraseto_tsquery('english', ${query})) as phrase
       from candidates c
       join graph.nodes n on n.tenant_id = ${tenantId} and n.id = c.id
       cross join stats s
-      cross join lateral (select lexeme, coalesce(cardinality(positions), 1)::float8 as tf from unnest(n.search)) u
+      cross join lateral unnest(n.search) u
       join kept k on k.lex = u.lexeme
+      cross join lateral (
+        select coalesce(sum(case w when 'A' then ${field.title}::float8 when 'B' then ${field.tagsAndSummary}::float8 else 1 end), 1) as tf
+        from unnest(u.weights) w
+      ) f
       group by n.id, s.avglen
     ), ranked as (
       select s.id, (s.bm25 * case
@@ -98,7 +103,19 @@ export async function keywordSearch(
     )
     select (select count(*)::int from ranked) as total,
       coalesce((select json_agg(json_build_object('id', p.id, 'score', p.score) order by p.score desc, p.id)
-        from (select id, score from ranked order by score desc, id limit ${limit} offset ${offset}) p), '[]'::json) as hits`);
+        from (select id, score from ranked order by score desc, id limit ${limit} offset ${offset}) p), '[]'::json) as hits`;
+}
+
+/** One page of the tenant's nodes ranked by BM25 for `query`, best first (ties by id). */
+export async function keywordSearch(
+  db: DbOrTx,
+  tenantId: string,
+  query: string,
+  filter: KeywordFilter,
+  limit: number,
+  offset: number,
+): Promise<KeywordPage> {
+  const result = await db.execute(keywordQuery(tenantId, query, filter, limit, offset));
   const [row] = rowsOf<{ total: number; hits: Array<{ id: string; score: number }> | string }>(result);
   if (!row) return { hits: [], total: 0 };
   const hits = typeof row.hits === 'string' ? (JSON.parse(row.hits) as KeywordPage['hits']) : row.hits;

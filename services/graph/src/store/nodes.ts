@@ -84,24 +84,29 @@ export async function findNodes(db: DbOrTx, tenantId: string, ids: string[]): Pr
     .where(and(eq(nodes.tenantId, tenantId), inArray(nodes.id, ids)));
 }
 
-/** One page of a tenant's nodes, newest first (keyword search: store/keyword.ts). */
-export async function listNodes(db: DbOrTx, tenantId: string, filter: ListFilter, limit: number, offset: number) {
+/** The queries of one page of a tenant's nodes, newest first, and of their count (for EXPLAIN too). */
+export function listQueries(db: DbOrTx, tenantId: string, filter: ListFilter, limit: number, offset: number) {
   const where: SQL[] = [eq(nodes.tenantId, tenantId)];
   if (filter.status) where.push(eq(nodes.status, filter.status));
   if (filter.paraItemId) where.push(arrayContains(nodes.paraItemIds, [filter.paraItemId]));
   if (filter.orphan === true) where.push(sql`cardinality(${nodes.paraItemIds}) = 0`);
   if (filter.orphan === false) where.push(sql`cardinality(${nodes.paraItemIds}) > 0`);
   const condition = and(...where);
-  const order = [desc(nodes.createdAt), desc(nodes.id)];
-  const [rows, [total]] = await Promise.all([
-    db
+  return {
+    page: db
       .select(columns)
       .from(nodes)
       .where(condition)
-      .orderBy(...order)
+      .orderBy(desc(nodes.createdAt), desc(nodes.id))
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(nodes).where(condition),
-  ]);
+    total: db.select({ n: count() }).from(nodes).where(condition),
+  };
+}
+
+/** One page of a tenant's nodes, newest first (keyword search: store/keyword.ts). */
+export async function listNodes(db: DbOrTx, tenantId: string, filter: ListFilter, limit: number, offset: number) {
+  const q = listQueries(db, tenantId, filter, limit, offset);
+  const [rows, [total]] = await Promise.all([q.page, q.total]);
   return { rows, total: total?.n ?? 0 };
 }
