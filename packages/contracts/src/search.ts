@@ -38,3 +38,27 @@ export const LinkSuggestions = z
     suggestions: z.array(z.object({ node_id: z.string(), title: z.string(), score: z.number() })),
   })
   .meta({ id: 'LinkSuggestions' });
+
+/** One ranked context node with its score in [0, 1] and why it was chosen. */
+export const ContextNode = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    status: z.string(),
+    updated_at: z.string(),
+    score: z.number(),
+    reasons: z.array(z.string()),
+  })
+  .meta({ id: 'ContextNode' });
+/** POST /context: at most CONTEXT_LIMIT nodes, best first (docs/API.md "Context"). */
+export const ContextResponse = z.object({ data: z.array(ContextNode) }).meta({ id: 'ContextResponse' });
+export const CONTEXT_LIMIT = 20;
+
+export const ContextInput = z.object({
+  focus_node_ids: z
+    .array(text({ max: 64 }))
+    .max(50)
+    .default([]),
+  mode: z.enum(['keyword', 'semantic', 'hybrid']).default('hybrid'),
+});

@@ -90,10 +90,7 @@ describe('gateway', () => {
     expect(body.errors.map((e) => e.path)).toEqual(expect.arrayContaining(['title']));
   });
 
-  it('answers 501 for features that have not landed and 410 for DELETE /para/:id', async () => {
-    const res = await call('/api/v1/links/suggestions?text=x', { key: 'good.key' });
-    expect(res.status).toBe(501);
-    expect(((await res.json()) as { type: string }).type).toContain('not-implemented');
+  it('answers 410 for DELETE /para/:id', async () => {
     expect((await call('/api/v1/para/para_x', { method: 'DELETE', key: 'good.key' })).status).toBe(410);
   });
 

@@ -2,6 +2,7 @@ import type { graphApi, Identity } from '@kg/contracts';
 import type { ServiceHandle } from '@kg/trpc';
 import type { NodeSource } from './indexing/indexer';
 import type { KeywordSource } from './ranking/search';
+import type { LinkSource } from './ranking/context';
 
 /** The search service acts for a tenant when it reads graph outside a request (indexing). */
 export const systemIdentity = (tenantId: string): Identity => ({
@@ -34,4 +35,14 @@ export const graphKeywordSource =
       },
     });
     return hits;
+  };
+
+/** Links of nodes through `graph.search.links` (at most 100 ids per call). */
+export const graphLinkSource =
+  (graph: ServiceHandle<typeof graphApi>): LinkSource =>
+  async (tenantId, ids) => {
+    const links = [];
+    for (let i = 0; i < ids.length; i += 100)
+      links.push(...(await graph.as(systemIdentity(tenantId)).search.links({ ids: ids.slice(i, i + 100) })).links);
+    return links;
   };

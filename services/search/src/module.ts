@@ -13,7 +13,8 @@ import { createPruneJob } from './jobs/prune';
 import { createIndexer } from './indexing/indexer';
 import { createIndexWorker } from './indexing/worker';
 import { createRanker } from './ranking/search';
-import { graphKeywordSource, graphNodeSource } from './graph-calls';
+import { graphKeywordSource, graphLinkSource, graphNodeSource } from './graph-calls';
+import { createContextRanker } from './ranking/context';
 
 export const searchMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -57,6 +58,12 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     embedder: deps.embedder,
     keyword: graphKeywordSource(deps.graph),
   });
+  const context = createContextRanker({
+    db: deps.database.db,
+    ranker,
+    nodes: graphNodeSource(deps.graph),
+    links: graphLinkSource(deps.graph),
+  });
   const prune = createPruneJob({
     db: deps.database.db,
     logger: deps.logger,
@@ -65,7 +72,7 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
   });
   return {
     name: 'search',
-    router: createSearchRouter(deps.database.db, ranker, deps.embedder.model),
+    router: createSearchRouter(deps.database.db, ranker, context, deps.embedder.model),
     start: async () => {
       prune.start();
       indexing.start();

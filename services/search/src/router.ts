@@ -3,15 +3,17 @@ import { defineRouter } from '@kg/trpc';
 import type { Db } from '@kg/db';
 import { info } from './procedures/info';
 import { countDocs, getDocument } from './procedures/documents';
-import { indexingStatus, searchNodes, suggestLinks } from './procedures/search';
+import { indexingStatus, rankContext, searchNodes, suggestLinks } from './procedures/search';
+import type { ContextRanker } from './ranking/context';
 import type { Ranker } from './ranking/search';
 
-/** searchRouter: the node projection fed by graph events, semantic and hybrid ranking, link suggestions. */
-export const createSearchRouter = (db: Db, ranker: Ranker, model: string) =>
+/** searchRouter: the node projection fed by graph events, semantic and hybrid ranking, link suggestions, context. */
+export const createSearchRouter = (db: Db, ranker: Ranker, context: ContextRanker, model: string) =>
   defineRouter(searchApi, {
     info,
     documents: { get: getDocument(db), count: countDocs(db) },
     nodes: { search: searchNodes(ranker) },
     links: { suggest: suggestLinks(ranker) },
+    context: { rank: rankContext(context) },
     indexing: { status: indexingStatus(db, model) },
   });

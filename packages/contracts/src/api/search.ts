@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { query } from '../procedure';
 import { serviceInfoApi } from './service-info';
 import { text } from '../common';
-import { SearchNodesInput, SearchNodesOutput, SuggestLinksInput, SuggestLinksOutput } from '../search';
+import {
+  ContextInput,
+  ContextResponse,
+  SearchNodesInput,
+  SearchNodesOutput,
+  SuggestLinksInput,
+  SuggestLinksOutput,
+} from '../search';
 
 export const IndexedDocument = z.object({
   node_id: z.string(),
@@ -26,6 +33,10 @@ export const searchApi = {
   /** Nodes similar to a text (GET /links/suggestions). */
   links: {
     suggest: query('tenant', SuggestLinksInput, SuggestLinksOutput, ['gateway']),
+  },
+  /** Ranked context nodes for an AI session (POST /context). */
+  context: {
+    rank: query('tenant', ContextInput, ContextResponse, ['gateway']),
   },
   /** Indexing progress of the tenant: live documents and those embedded by the current model. */
   indexing: {

@@ -1,4 +1,12 @@
-import { LinkSuggestions, SuggestionsQuery, type Identity, type ListNodesQuery, type Node } from '@kg/contracts';
+import {
+  ContextRequest,
+  ContextResponse,
+  LinkSuggestions,
+  SuggestionsQuery,
+  type Identity,
+  type ListNodesQuery,
+  type Node,
+} from '@kg/contracts';
 import type { GatewayPeers } from '../peers';
 import { defineRoute, ok, type Route } from './route';
 
@@ -75,6 +83,25 @@ export const searchRoutes: Route[] = [
           return node ? [{ node_id: h.id, title: node.title, score: h.score }] : [];
         }),
       });
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/context',
+    operationId: 'getContext',
+    summary: 'Ranked context nodes for a session: graph proximity, similarity, validated, recency; diversified',
+    tag: 'Search',
+    auth: 'required',
+    service: 'search',
+    body: ContextRequest,
+    success: { status: 200, description: 'Ranked context nodes with scores and reasons', schema: ContextResponse },
+    async handle(req, peers) {
+      return ok(
+        await peers.search.as(req.identity).context.rank({
+          focus_node_ids: req.body.focus_node_ids ?? [],
+          mode: req.body.mode ?? 'hybrid',
+        }),
+      );
     },
   }),
 ];

@@ -8,6 +8,7 @@ import { createMemoryVectorIndex } from '@kg/vectors';
 import { searchMigrations } from '../module';
 import { applyNodeEvent } from '../consumers/node-events';
 import { createRanker } from '../ranking/search';
+import { createContextRanker } from '../ranking/context';
 import { createSearchRouter } from '../router';
 import { fakeGraph, testEmbedder } from '../testing';
 import { graphNodeSource } from '../graph-calls';
@@ -76,7 +77,12 @@ function setup(model = 'test-bow-256') {
   const search = (t: string) =>
     connectService('gateway', 'search', searchApi, {
       kind: 'local',
-      router: createSearchRouter(database.db, ranker, embedder.model),
+      router: createSearchRouter(
+        database.db,
+        ranker,
+        createContextRanker({ db: database.db, ranker, nodes: graphNodeSource(graph), links: async () => [] }),
+        embedder.model,
+      ),
     }).as(identity(t));
   const write = async (t: string, n: IndexedNode) => {
     graphNodes.get(t)!.set(n.id, n);

@@ -2,6 +2,7 @@ import type { searchApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
 import type { Db } from '@kg/db';
 import type { Ranker } from '../ranking/search';
+import type { ContextRanker } from '../ranking/context';
 import { indexingProgress } from '../store/documents';
 
 type H = Handlers<typeof searchApi>;
@@ -39,3 +40,7 @@ export const suggestLinks =
 export const indexingStatus =
   (db: Db, model: string): H['indexing']['status'] =>
   async ({ ctx }) => ({ model, ...(await indexingProgress(db, model, ctx.identity.tenantId)) });
+
+export const rankContext =
+  (context: ContextRanker): H['context']['rank'] =>
+  async ({ input, ctx }) => ({ data: await context.rank(ctx.identity.tenantId, input.focus_node_ids, input.mode) });

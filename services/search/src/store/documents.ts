@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { documents } from './schema';
 
@@ -166,4 +166,14 @@ export async function indexingProgress(db: DbOrTx, model: string, tenantId?: str
     .from(documents)
     .where(tenantId === undefined ? isNull(documents.deletedAt) : live(tenantId));
   return { total: row?.total ?? 0, embedded: row?.embedded ?? 0 };
+}
+
+/** The tenant's most recently updated live documents, dismissed ones left out (context fallback). */
+export async function recentDocuments(db: DbOrTx, tenantId: string, limit: number) {
+  return db
+    .select({ nodeId: documents.nodeId })
+    .from(documents)
+    .where(and(live(tenantId), sql`${documents.status} <> 'dismissed'`))
+    .orderBy(desc(documents.updatedAt), asc(documents.nodeId))
+    .limit(limit);
 }
