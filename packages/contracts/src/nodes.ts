@@ -77,7 +77,7 @@ export type UpdateNodeInput = z.infer<typeof UpdateNodeInput>;
 
 export const ListNodesQuery = PageQuery.extend({
   query: text({ max: 500 }).optional().meta({ description: 'Search text, at most 500 characters' }),
-  mode: SearchMode.optional().meta({ description: 'Search mode; keyword until semantic search lands' }),
+  mode: SearchMode.optional().meta({ description: 'Search mode, default hybrid (docs/API.md "Search modes")' }),
   para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: queryBool.optional().meta({ description: 'true: only nodes without PARA items; false: only assigned nodes' }),
