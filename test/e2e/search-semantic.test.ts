@@ -94,6 +94,16 @@ describe('semantic and hybrid search', () => {
     }
   });
 
+  it('finds a long node by its title: the body does not drown the head', async () => {
+    const long = await createNode(s.bearer, {
+      title: 'Measurement protocol for rainfall',
+      content: `Appendix: ${'lorem ipsum dolor sit amet consectetur '.repeat(120)}`,
+    });
+    await waitIndexed(s.bearer, long.id, 'lorem ipsum dolor sit amet');
+    expect(idsOf((await list('rainfall measurement protocol', 'semantic')).body)).toContain(long.id);
+    await api('DELETE', `/nodes/${long.id}`, { auth: s.bearer });
+  });
+
   it("never returns another tenant's nodes", async () => {
     for (const mode of ['semantic', 'hybrid']) {
       const mine = idsOf((await list(BREAD.title, mode)).body);
