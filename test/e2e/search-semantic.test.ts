@@ -87,7 +87,7 @@ describe('semantic and hybrid search', () => {
     expect(
       (await api('PATCH', `/nodes/${ids['bike']}`, { auth: s.bearer, body: { status: 'validated' } })).status,
     ).toBe(200);
-    await waitIndexed(s.bearer, ids['bike'], 'flat tyre', '&status=validated');
+    await waitIndexed(s.bearer, ids['bike']!, 'flat tyre', '&status=validated');
     for (const mode of ['semantic', 'hybrid']) {
       expect(idsOf((await list('flat tyre', mode, '&status=validated')).body), mode).toEqual([ids['bike']]);
       expect(idsOf((await list('flat tyre', mode, '&status=raw')).body), mode).not.toContain(ids['bike']);
