@@ -154,5 +154,8 @@ describe('link suggestions', () => {
     expect((await suggest(`text=${'a'.repeat(10_000)}`)).status).toBe(200);
     expectProblem(await suggest(`text=x&node_id=${UNKNOWN_NODE}`), 404);
     expectProblem(await suggest(`text=x&node_id=${ids['otherBread']}`), 404);
+    // An empty node_id is refused by the documented minLength, naming the query parameter (found by the fuzzer).
+    const empty = expectProblem(await suggest('text=x&node_id='), 400);
+    expect(empty.errors).toEqual([{ path: 'query.node_id', message: expect.any(String) }]);
   });
 });

@@ -94,7 +94,7 @@ export const SuggestionsQuery = z
     text: text({ min: 1, max: 10_000 }).meta({
       description: 'Text to find linkable nodes for, at most 10,000 characters',
     }),
-    node_id: text({ max: 64 })
+    node_id: text({ min: 1, max: 64 })
       .optional()
       .meta({ description: 'Extension: the node being edited; it and the nodes it links to are left out' }),
   })
