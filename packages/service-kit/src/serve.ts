@@ -66,6 +66,8 @@ export async function serveService(
     },
     createExpressMiddleware({
       router: module.router,
+      // Callers send queries as POST (packages/trpc client: long inputs never go in a URL).
+      allowMethodOverride: true,
       createContext: ({ req, res }): CallContext => ({
         ...(res.locals['claims'] as CallContext),
         requestId: cleanRequestId(req.header(REQUEST_ID_HEADER)),

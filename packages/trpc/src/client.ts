@@ -82,7 +82,9 @@ function untypedClient(
       }),
       httpBatchLink({
         url: transport.url,
-        maxURLLength: 4000,
+        // Queries travel as POST too: their input (a 10,000-character text for link suggestions) can
+        // outgrow what an HTTP server accepts in a URL (Node refuses request heads over 16 KiB with 431).
+        methodOverride: 'POST',
         headers: async () => {
           const requestId = currentRequestId();
           return {
