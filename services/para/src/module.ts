@@ -3,7 +3,7 @@ import type { graphApi } from '@kg/contracts';
 import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
-import type { ServiceModule } from '@kg/service-kit';
+import { createPeriodicJob, type ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
 import { subscribeJobs } from './consumers/jobs';
 import { retryPendingAssociations } from './domain/associations';
@@ -49,25 +49,23 @@ export async function createParaModule(
     afterCommit: () => relay.wake(),
   };
   await subscribeJobs(deps.bus, ctx);
-  let timer: NodeJS.Timeout | null = null;
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    sweeping = Promise.all([retryPendingAssociations(ctx), requeueStaleJobs(ctx)]).catch((err) =>
-      deps.logger.warn({ err }, 'para sweep failed'),
-    );
-  };
+  // Finishes half-done archive/unarchive propagations and re-queues stale jobs; passes never overlap.
+  const sweeper = createPeriodicJob({
+    name: 'para sweep',
+    intervalMs: deps.sweepMs ?? 5000,
+    logger: deps.logger,
+    run: () => Promise.all([retryPendingAssociations(ctx), requeueStaleJobs(ctx)]),
+  });
   return {
     name: 'para',
     ctx,
     router: createParaRouter(ctx),
     start: async () => {
       relay.start();
-      timer = setInterval(sweep, deps.sweepMs ?? 5000);
-      timer.unref();
+      sweeper.start();
     },
     stop: async () => {
-      if (timer) clearInterval(timer);
-      await sweeping;
+      await sweeper.stop();
       await relay.stop();
     },
     ready: () => deps.database.ping(),
