@@ -22,6 +22,9 @@ export default tseslint.config(
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:host', onlyDependOnLibsWithTags: ['type:lib', 'type:service'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Clients (kg CLI, kg-mcp, dashboard) talk to the public REST API only, through the client SDK.
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:client-lib'] },
+            { sourceTag: 'type:client-lib', onlyDependOnLibsWithTags: ['type:client-lib'] },
           ],
         },
       ],
