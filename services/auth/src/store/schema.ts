@@ -1,4 +1,4 @@
-import { index, pgSchema, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, optionalTimestamp, tenantIdColumn } from '@kg/db';
 
 export const auth = pgSchema('auth');
@@ -6,13 +6,17 @@ export const auth = pgSchema('auth');
 /** A tenant: created by the first sign-in of an email, owned by that person. */
 export const tenants = auth.table('tenants', { id: text().primaryKey(), createdAt: createdAt() });
 
-/** One row per email (stored lower-case); the unique index makes first sign-in race-safe. */
+/**
+ * One row per email (stored lower-case); the unique index makes first sign-in race-safe.
+ * The email is null for a person known only through an OpenID provider that did not vouch
+ * for (verify) an address: an unverified address must never let a later sign-in join.
+ */
 export const users = auth.table(
   'users',
   {
     id: text().primaryKey(),
     tenantId: tenantIdColumn().references(() => tenants.id, { onDelete: 'cascade' }),
-    email: text().notNull(),
+    email: text(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email), index('users_tenant_id_idx').on(t.tenantId)],
@@ -47,6 +51,8 @@ export const refreshTokens = auth.table(
       .references(() => users.id, { onDelete: 'cascade' }),
     tenantId: tenantIdColumn(),
     tokenHash: text().notNull(),
+    /** The token this one was rotated from (null for the first of a family): the refresh grace window's rule. */
+    parentId: text(),
     expiresAt: optionalTimestamp().notNull(),
     usedAt: optionalTimestamp(),
     revokedAt: optionalTimestamp(),
@@ -57,6 +63,21 @@ export const refreshTokens = auth.table(
     index('refresh_tokens_family_id_idx').on(t.familyId),
     index('refresh_tokens_expires_at_idx').on(t.expiresAt),
   ],
+);
+
+/** A person as known to an OpenID provider: (issuer, subject) is the identity, never the email. */
+export const identities = auth.table(
+  'identities',
+  {
+    issuer: text().notNull(),
+    subject: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: tenantIdColumn(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('identities_user_id_idx').on(t.userId)],
 );
 
 /** API keys: the secret is stored only as HMAC-SHA256 under a server-side pepper (hex). */
