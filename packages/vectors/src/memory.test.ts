@@ -92,3 +92,47 @@ describe('memory vector index', () => {
     expect(hit!.score).toBe(0);
   });
 });
+
+describe('memory vector index layout (per-tenant segments, bounded top-k)', () => {
+  it('keeps the best `limit` of many hits, ties by id, and reuses freed slots', async () => {
+    const index = createMemoryVectorIndex();
+    await index.ensureCollection('c', 3);
+    const points = Array.from({ length: 300 }, (_, i) => ({
+      id: `p${String(i).padStart(3, '0')}`,
+      vector: [1, (i % 30) / 10, 0.5],
+      payload: { tenant_id: 't', even: i % 2 === 0 ? 'yes' : 'no' },
+    }));
+    await index.upsert('c', points);
+    await index.delete(
+      'c',
+      points.slice(0, 50).map((p) => p.id),
+    );
+    await index.upsert('c', [{ id: 'late', vector: [1, 0, 0.5], payload: { tenant_id: 't', even: 'yes' } }]);
+    const query = { vector: [1, 0, 0.5], limit: 7, filter: { tenant_id: 't', even: 'yes' } };
+    const hits = await index.search('c', query);
+    // Exhaustive order computed independently: the same points sorted by cosine, then id.
+    const cos = (v: number[]) => (v[0]! + 0.25) / (Math.hypot(...v) * Math.hypot(1, 0, 0.5));
+    const expected = [
+      ...points.slice(50),
+      { id: 'late', vector: [1, 0, 0.5], payload: { tenant_id: 't', even: 'yes' } },
+    ]
+      .filter((p) => p.payload.even === 'yes')
+      .map((p) => ({ id: p.id, score: cos(p.vector) }))
+      .sort((a, b) => (Math.abs(b.score - a.score) > 1e-6 ? b.score - a.score : a.id < b.id ? -1 : 1))
+      .slice(0, 7)
+      .map((h) => h.id);
+    expect(hits.map((h) => h.id)).toEqual(expected);
+    expect(await index.count('c', { tenant_id: 't' })).toBe(251);
+  });
+
+  it('a point upserted under another tenant leaves the first tenant', async () => {
+    const index = createMemoryVectorIndex();
+    await index.ensureCollection('c', 2);
+    await index.upsert('c', [{ id: 'p', vector: [1, 0], payload: { tenant_id: 'a' } }]);
+    await index.upsert('c', [{ id: 'p', vector: [1, 0], payload: { tenant_id: 'b' } }]);
+    expect(await index.search('c', { vector: [1, 0], limit: 5, filter: { tenant_id: 'a' } })).toEqual([]);
+    expect(
+      (await index.search('c', { vector: [1, 0], limit: 5, filter: { tenant_id: 'b' } })).map((h) => h.id),
+    ).toEqual(['p']);
+  });
+});
