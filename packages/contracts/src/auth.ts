@@ -65,5 +65,18 @@ export const Identity = z.object({
   tenantId: TenantId,
   subject: z.string(),
   credential: z.object({ kind: z.enum(['jwt', 'api_key']), id: z.string() }),
+  /** The user's e-mail when the credential carries it (access tokens and API keys do; null: the user has none). */
+  email: z.string().nullable().optional(),
 });
 export type Identity = z.infer<typeof Identity>;
+
+/** GET /auth/me: who the credential acts for (an endpoint that only authenticates). */
+export const Me = z
+  .object({
+    user_id: z.string(),
+    tenant_id: TenantId,
+    email: z.string().nullable().meta({ description: 'Null for a user without an e-mail address' }),
+    auth: z.enum(['bearer', 'api_key']).meta({ description: 'How the request authenticated' }),
+  })
+  .meta({ id: 'Me' });
+export type Me = z.infer<typeof Me>;

@@ -8,6 +8,8 @@ export interface AccessClaims {
   tenantId: string;
   subject: string;
   tokenId: string;
+  /** Absent in tokens of users without an e-mail address. */
+  email?: string;
 }
 
 /** Verifies an access token (EdDSA, issued by the auth service) against its published keys. */
@@ -22,5 +24,6 @@ export async function verifyAccessToken(token: string, keys: JWTVerifyGetKey): P
   if (typeof tenantId !== 'string' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
     throw new Error('access token lacks tenant or subject');
   }
-  return { tenantId, subject: payload.sub, tokenId: payload.jti };
+  const email = typeof payload['email'] === 'string' ? payload['email'] : undefined;
+  return { tenantId, subject: payload.sub, tokenId: payload.jti, ...(email ? { email } : {}) };
 }

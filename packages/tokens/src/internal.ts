@@ -50,7 +50,10 @@ export async function createInternalTokenSigner(
   return {
     service,
     sign: (audience, identity) =>
-      new SignJWT({ idn: identity })
+      // The e-mail stays at the gateway (GET /auth/me): services act on tenant and subject only.
+      new SignJWT({
+        idn: identity && { tenantId: identity.tenantId, subject: identity.subject, credential: identity.credential },
+      })
         .setProtectedHeader({ alg: ALG, typ: 'JWT' })
         .setIssuer(`${ISSUER_PREFIX}${service}`)
         .setAudience(audience)

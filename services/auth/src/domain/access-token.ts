@@ -5,11 +5,17 @@ import type { KeyMaterial } from '../keys/material';
 
 /**
  * A 15-minute access token: EdDSA (Ed25519) JWT with iss/aud of @kg/tokens, `sub` the
- * user, `tnt` the tenant, a unique `jti`, and `kid` in the header so verifiers pick the key.
+ * user, `tnt` the tenant, `email` the user's address (when the user has one, so GET
+ * /auth/me answers without a lookup), a unique `jti`, and `kid` in the header so
+ * verifiers pick the key.
  */
-export function signAccessToken(keys: KeyMaterial, user: { id: string; tenantId: string }, now: Date): Promise<string> {
+export function signAccessToken(
+  keys: KeyMaterial,
+  user: { id: string; tenantId: string; email?: string | null },
+  now: Date,
+): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ tnt: user.tenantId })
+  return new SignJWT({ tnt: user.tenantId, ...(user.email ? { email: user.email } : {}) })
     .setProtectedHeader({ alg: 'EdDSA', kid: keys.kid, typ: 'JWT' })
     .setIssuer(ACCESS_TOKEN_ISSUER)
     .setAudience(ACCESS_TOKEN_AUDIENCE)

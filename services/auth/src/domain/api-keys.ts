@@ -79,5 +79,10 @@ export async function verifyApiKey(deps: Deps, raw: string): Promise<Identity> {
   const presented = hmacSha256(deps.keys.pepper, parts.secret);
   if (!row || !digestsEqual(row.secretHash, presented) || row.revokedAt) throw unauthorized('Invalid API key');
   await recordUse(deps, row, (now, staleBefore) => touchApiKey(deps.db, row.tenantId, row.id, now, staleBefore));
-  return { tenantId: row.tenantId, subject: row.userId, credential: { kind: 'api_key', id: row.id } };
+  return {
+    tenantId: row.tenantId,
+    subject: row.userId,
+    credential: { kind: 'api_key', id: row.id },
+    email: row.email,
+  };
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
-import { apiKeys } from './schema';
+import { apiKeys, users } from './schema';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -19,10 +19,20 @@ export function listApiKeys(db: DbOrTx, tenantId: string): Promise<ApiKeyRow[]> 
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-/** The key with this id, for verifying a presented key: a credential lookup, the tenant is not known yet. */
-export async function findApiKeyForVerification(db: DbOrTx, id: string): Promise<ApiKeyRow | null> {
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, id));
-  return row ?? null;
+/**
+ * The key with this id and its user's e-mail, for verifying a presented key: a credential
+ * lookup, the tenant is not known yet.
+ */
+export async function findApiKeyForVerification(
+  db: DbOrTx,
+  id: string,
+): Promise<(ApiKeyRow & { email: string | null }) | null> {
+  const [row] = await db
+    .select({ key: apiKeys, email: users.email })
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.userId))
+    .where(eq(apiKeys.id, id));
+  return row ? { ...row.key, email: row.email } : null;
 }
 
 /** Revokes a tenant's key; revoking twice keeps the first time. Null when the tenant has no such key. */

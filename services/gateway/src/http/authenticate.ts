@@ -20,7 +20,12 @@ export function createAuthenticator(peers: GatewayPeers, keys: JWTVerifyGetKey) 
     if (scheme === 'bearer') {
       try {
         const claims = await verifyAccessToken(credential, keys);
-        return { tenantId: claims.tenantId, subject: claims.subject, credential: { kind: 'jwt', id: claims.tokenId } };
+        return {
+          tenantId: claims.tenantId,
+          subject: claims.subject,
+          credential: { kind: 'jwt', id: claims.tokenId },
+          email: claims.email ?? null,
+        };
       } catch (err) {
         if (err instanceof KeysUnavailableError)
           throw new AppError('unavailable', 'Access tokens cannot be verified right now; try again shortly', {

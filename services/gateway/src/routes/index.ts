@@ -5,6 +5,7 @@ import { captureRoutes } from './captures';
 import { eventRoutes } from './events';
 import type { EventFeed } from '../events/feed';
 import { graphRoutes } from './graph';
+import { meRoutes } from './me';
 import { nodeRoutes } from './nodes';
 import { searchRoutes } from './search';
 import { paraRoutes } from './para';
@@ -27,6 +28,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
         durationSeconds: hour,
       }),
     }),
+    ...meRoutes,
     ...nodeRoutes,
     ...searchRoutes,
     ...graphRoutes,
