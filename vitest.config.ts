@@ -6,7 +6,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'services/*/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'clients/sdk/src/**/*.test.ts',
+            'clients/cli/src/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', '**/*.postgres.test.ts', '**/*.s3.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
