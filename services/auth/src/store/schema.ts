@@ -1,5 +1,5 @@
 import { index, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, optionalTimestamp, tenantIdColumn } from '@kg/db';
+import { createdAt, optionalTimestamp, outboxTable, tenantIdColumn } from '@kg/db';
 
 export const auth = pgSchema('auth');
 
@@ -98,3 +98,6 @@ export const apiKeys = auth.table(
   },
   (t) => [index('api_keys_tenant_id_created_at_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc())],
 );
+
+/** Events leave through this outbox in the transaction of their change (api_key.revoked). */
+export const outbox = outboxTable(auth);
