@@ -81,7 +81,10 @@ export async function startHttpMcp(env: Record<string, string>): Promise<{ url: 
  * An MCP client over streamable HTTP whose Authorization header is read at every request
  * (so a test can swap in a refreshed token mid-session).
  */
-export async function httpClient(url: string, authorization: () => string | undefined): Promise<Client> {
+export async function httpClient(
+  url: string,
+  authorization: () => string | undefined,
+): Promise<Client & { sessionId: () => string | undefined }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     fetch: (input, init) => {
       const headers = new Headers(init?.headers);
@@ -92,5 +95,5 @@ export async function httpClient(url: string, authorization: () => string | unde
   });
   const client = new Client({ name: 'e2e-http', version: '1.0.0' });
   await client.connect(transport);
-  return client;
+  return Object.assign(client, { sessionId: () => transport.sessionId });
 }
