@@ -7,11 +7,12 @@ import type { Logger } from '@kg/logger';
 import type { GatewayHttpConfig } from './config';
 import type { GatewayPeers } from './peers';
 import { createAuthenticator } from './http/authenticate';
+import { ApiKeyCache } from './http/api-key-cache';
 import { problem, sendProblem, toProblem } from './http/problem';
 import { groupLimits, requestError, routeHandler } from './http/route-handler';
 import { mountMethodNotAllowed } from './http/method-not-allowed';
 import { requestLogger } from './http/request-log';
-import { mountSignInPage } from './sign-in/page';
+import { mountDashboard } from './http/dashboard';
 import { buildRoutes } from './routes';
 import { createEventFeed, type EventFeed } from './events/feed';
 import { mountDocs } from './openapi/docs';
@@ -30,9 +31,14 @@ export interface GatewayDeps {
   metrics?: Metrics;
   /** Live events for GET /events, fed from the bus by the caller (none: streams stay silent). */
   events?: EventFeed;
+  /** Verified API keys, invalidated by the caller from the bus (revocationsFromBus); default: TTL only. */
+  apiKeys?: ApiKeyCache;
 }
 
 export const API_PREFIX = '/api/v1';
+
+export const apiKeyCache = (config: GatewayHttpConfig) =>
+  new ApiKeyCache({ ttlSeconds: config.API_KEY_CACHE_TTL_SECONDS, maxEntries: config.API_KEY_CACHE_MAX_ENTRIES });
 
 /** The public REST surface: authenticates, validates, calls the owning service, maps errors once. */
 export function createGatewayApp(deps: GatewayDeps) {
@@ -58,7 +64,6 @@ export function createGatewayApp(deps: GatewayDeps) {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
   });
 
-  mountSignInPage(app);
   // A kv outage (Redis down) answers 503 with Retry-After wherever limits are consumed.
   const kv = guardKv(deps.kv);
   const routes = buildRoutes(kv, config, deps.events ?? createEventFeed());
@@ -66,7 +71,7 @@ export function createGatewayApp(deps: GatewayDeps) {
 
   const api = express.Router();
   const json = express.json({ limit: config.JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
-  const authenticate = createAuthenticator(peers, deps.keys);
+  const authenticate = createAuthenticator(peers, deps.keys, deps.apiKeys ?? apiKeyCache(config));
   const limits = groupLimits(kv, config);
   // Bodies are parsed only where an operation takes one (elsewhere they are ignored, never a 413).
   for (const route of routes)
@@ -79,6 +84,7 @@ export function createGatewayApp(deps: GatewayDeps) {
     sendProblem(res, requestError(err) ?? toProblem(err, 'gateway', req.log ?? logger));
   });
   app.use(API_PREFIX, api);
+  mountDashboard(app, config.DASHBOARD_DIR, API_PREFIX, logger);
   app.use((req, res) => sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.path}`)));
   return app;
 }

@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { env } from '@kg/config';
+
+/** clients/dashboard/dist of this checkout (the container image keeps the same layout). */
+const DASHBOARD_DIST = fileURLToPath(new URL('../../../clients/dashboard/dist', import.meta.url));
 
 /** Settings the gateway's HTTP surface needs in both modes. */
 export const gatewayHttpSchema = z.object({
@@ -16,12 +20,26 @@ export const gatewayHttpSchema = z.object({
   UPLOAD_MAX_BYTES: env.positiveInt(25 * 1024 * 1024),
   MAGIC_LINK_PER_EMAIL_PER_HOUR: env.positiveInt(5),
   MAGIC_LINK_PER_IP_PER_HOUR: env.positiveInt(30),
+  /** GET /auth/oidc/start per client address per hour (each start holds a pending login in kv for 10 minutes). */
+  OIDC_START_PER_IP_PER_HOUR: env.positiveInt(300),
+  /** The public base address (dashboard origin): the OpenID callback URL, the dashboard redirect and the cookies' Secure rule. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
   /** Requests per minute on the graph endpoints, per tenant. */
   GRAPH_RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
   /** Requests per minute on the graph endpoints, per credential (API key or sign-in session). */
   GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: env.positiveInt(600),
+  /**
+   * How long a verified API key is trusted without asking the auth service (seconds; 0: ask
+   * every time). A revocation reaches the gateway as an event and drops the key at once;
+   * this is the bound when that event is late. At most 300 s.
+   */
+  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /** Most verified API keys held in memory per gateway process. */
+  API_KEY_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   /** Express `trust proxy`: hops of proxies whose X-Forwarded-For is trusted (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** The built dashboard served at / (npm run build:dashboard writes it). */
+  DASHBOARD_DIR: z.string().min(1).default(DASHBOARD_DIST),
 });
 export type GatewayHttpConfig = z.infer<typeof gatewayHttpSchema>;
 

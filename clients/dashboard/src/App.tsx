@@ -1,0 +1,95 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { isSignedIn, onSessionChange, refresh, signOut } from './api/session';
+import { Link, useLocation } from './router';
+import { MagicLinkLanding, OidcCallback, SignInForm } from './pages/SignIn';
+
+const GraphPage = lazy(() => import('./pages/Graph'));
+const NodesPage = lazy(() => import('./pages/Nodes'));
+const CapturesPage = lazy(() => import('./pages/Captures'));
+const ParaPage = lazy(() => import('./pages/Para'));
+const HealthPage = lazy(() => import('./pages/Health'));
+const ApiKeysPage = lazy(() => import('./pages/ApiKeys'));
+
+const NAV = [
+  { href: '/graph', label: 'Graph' },
+  { href: '/nodes', label: 'Nodes' },
+  { href: '/captures', label: 'Captures' },
+  { href: '/para', label: 'PARA' },
+  { href: '/health', label: 'Health' },
+  { href: '/settings/api-keys', label: 'Settings › API Keys' },
+];
+
+function Page({ path }: { path: string }) {
+  if (path === '/' || path.startsWith('/graph')) return <GraphPage />;
+  if (path.startsWith('/nodes')) return <NodesPage />;
+  if (path.startsWith('/captures')) return <CapturesPage />;
+  if (path.startsWith('/para')) return <ParaPage />;
+  if (path.startsWith('/health')) return <HealthPage />;
+  if (path.startsWith('/settings/api-keys')) return <ApiKeysPage />;
+  return (
+    <main id="main">
+      <h1>Not found</h1>
+      <p>
+        There is no page at {path}. <Link href="/">Open the graph</Link>.
+      </p>
+    </main>
+  );
+}
+
+/** Signed out: the sign-in form (or the landing of a mailed link / OpenID callback). */
+export function App() {
+  const url = useLocation();
+  const [state, setState] = useState<'checking' | 'in' | 'out'>(isSignedIn() ? 'in' : 'checking');
+  useEffect(() => onSessionChange((signedIn) => setState(signedIn ? 'in' : 'out')), []);
+  useEffect(() => {
+    if (state === 'checking') void refresh().then((ok) => setState(ok ? 'in' : 'out'));
+  }, [state]);
+
+  if (url.pathname === '/sign-in' && (state !== 'in' || location.hash)) return <MagicLinkLanding />;
+  if (url.pathname === '/auth/callback') return <OidcCallback />;
+  if (state === 'checking')
+    return (
+      <main className="signin" id="main">
+        <p role="status">Loading…</p>
+      </main>
+    );
+  if (state === 'out') return <SignInForm />;
+
+  const path = url.pathname === '/sign-in' ? '/' : url.pathname;
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <span className="brand">Knowledge Graph</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => {
+              const current = path.startsWith(item.href) || (path === '/' && item.href === '/graph');
+              return (
+                <li key={item.href}>
+                  <Link href={item.href} aria-current={current ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <Suspense
+        fallback={
+          <main id="main">
+            <p role="status">Loading…</p>
+          </main>
+        }
+      >
+        <Page path={path} />
+      </Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './styles.css';
+
+// No StrictMode: its doubled effects would spend a one-time sign-in token twice in development.
+createRoot(document.getElementById('root')!).render(<App />);

@@ -1,0 +1,7 @@
+export default function CapturesPage() {
+  return (
+    <main id="main">
+      <h1>Captures</h1>
+    </main>
+  );
+}

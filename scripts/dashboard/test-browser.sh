@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# npm run test:browser: builds the dashboard, finds (or installs with apt-get) Debian's
+# Chromium, and runs the Playwright tests of clients/dashboard against the embedded server
+# their global setup starts on a fresh DATA_DIR. Extra arguments go to `playwright test`.
+# Screenshots, traces and the HTML report land in browser-results/ (git-ignored).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash scripts/models/fetch-minilm.sh
+bash scripts/dashboard/build.sh
+KG_CHROMIUM="$(bash scripts/dashboard/chromium.sh)"
+export KG_CHROMIUM PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+mkdir -p browser-results/screens
+exec scripts/node24.sh playwright test -c clients/dashboard/playwright.config.ts "$@"

@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway } from '../testing';
+
+const dir = mkdtempSync(join(tmpdir(), 'kg-dashboard-'));
+const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Abc123.js"></script></head></html>';
+mkdirSync(join(dir, 'assets'));
+writeFileSync(join(dir, 'index.html'), INDEX);
+writeFileSync(join(dir, 'assets', 'index-Abc123.js'), 'console.log(1)');
+writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let unbuilt: Awaited<ReturnType<typeof startTestGateway>>;
+beforeAll(async () => {
+  gateway = await startTestGateway({ env: { DASHBOARD_DIR: dir } });
+  unbuilt = await startTestGateway({ env: { DASHBOARD_DIR: join(dir, 'missing') } });
+});
+afterAll(async () => {
+  await gateway.close();
+  await unbuilt.close();
+});
+
+describe('the dashboard at / (a built clients/dashboard/dist)', () => {
+  it('serves index.html never cached, with a CSP that allows only its own origin', async () => {
+    const res = await gateway.fetch('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toBe(INDEX);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/unsafe-inline|https:|\*/);
+  });
+
+  it('answers the app’s own paths with index.html (reload of /graph, the mailed /sign-in link)', async () => {
+    for (const path of ['/graph', '/nodes/node_01abc', '/sign-in', '/auth/callback?code=x&state=y']) {
+      const res = await gateway.fetch(path);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toBe(INDEX);
+    }
+  });
+
+  it('caches hashed assets for a year as immutable; other files are revalidated', async () => {
+    const asset = await gateway.fetch('/assets/index-Abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await asset.text()).toBe('console.log(1)');
+    const icon = await gateway.fetch('/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('a missing asset is a 404 problem, not index.html', async () => {
+    const res = await gateway.fetch('/assets/gone-Xyz.js');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('leaves the API and the probes alone', async () => {
+    const api = await gateway.fetch('/api/v1/no-such-thing');
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/problem+json');
+    expect(await (await gateway.fetch('/api/v1/openapi.json')).json()).toHaveProperty('openapi');
+    expect(await (await gateway.fetch('/healthz')).json()).toEqual({ status: 'ok' });
+    const post = await gateway.fetch('/graph', { method: 'POST' });
+    expect(post.status).toBe(404);
+  });
+
+  it('without a build, the app’s paths answer 503 naming the build command; the API still works', async () => {
+    const res = await unbuilt.fetch('/sign-in');
+    expect(res.status).toBe(503);
+    expect((await res.json()).detail).toContain('npm run build:dashboard');
+    expect((await unbuilt.fetch('/healthz')).status).toBe(200);
+    expect(unbuilt.lines.some((l) => l.msg?.includes('dashboard not built'))).toBe(true);
+  });
+});

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Express } from 'express';
+import type { Logger } from '@kg/logger';
+import { problem, sendProblem } from './problem';
+
+/**
+ * The dashboard's only sources: its own bundle and its own origin. No inline script or
+ * style, no third-party host (fonts and libraries are bundled).
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Paths that are never the dashboard's, whatever the method. */
+const isApiPath = (path: string, apiPrefix: string) => path === apiPrefix || path.startsWith(`${apiPrefix}/`);
+
+/**
+ * Serves the built dashboard (clients/dashboard/dist) at `/`: hashed files under /assets/
+ * cached for a year as immutable, index.html never cached (a deploy takes effect on the next
+ * load), and index.html for every other GET outside the API so the app's own paths
+ * (/graph, /sign-in#token=…, /auth/callback) open on reload. Without a build, those paths
+ * answer 503 naming the command that builds it.
+ */
+export function mountDashboard(app: Express, dir: string, apiPrefix: string, logger: Logger): void {
+  const indexFile = join(dir, 'index.html');
+  const built = existsSync(indexFile);
+  if (!built) logger.warn({ dir }, 'dashboard not built: run `npm run build:dashboard` to serve it at /');
+  const index = built ? readFileSync(indexFile) : null;
+
+  app.use(
+    '/assets',
+    express.static(join(dir, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      redirect: false,
+    }),
+  );
+  app.use('/assets', (req, res) => sendProblem(res, problem(404, 'Not found', `No file at ${req.originalUrl}`)));
+  app.use(
+    express.static(dir, {
+      index: false,
+      redirect: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    }),
+  );
+  app.get('/{*path}', (req, res, next) => {
+    if (isApiPath(req.path, apiPrefix)) return next();
+    if (!index) {
+      sendProblem(res, problem(503, 'Dashboard not built', 'Run `npm run build:dashboard`, then reload.'));
+      return;
+    }
+    res
+      .status(200)
+      .setHeader('Content-Security-Policy', DASHBOARD_CSP)
+      .setHeader('Cache-Control', 'no-cache')
+      .setHeader('Referrer-Policy', 'no-referrer')
+      .type('html')
+      .send(index);
+  });
+}
