@@ -12,6 +12,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'clients/sdk/src/**/*.test.ts',
             'clients/cli/src/**/*.test.ts',
+            'clients/mcp/src/**/*.test.ts',
           ],
           exclude: ['**/node_modules/**', '**/*.postgres.test.ts', '**/*.s3.test.ts'],
           environment: 'node',
