@@ -96,6 +96,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         INTERNAL_SIGNING_KEY: internalKey('gateway'),
+        PUBLIC_URL: `http://127.0.0.1:${c.gatewayPort}`,
         REDIS_URL: c.redisUrl,
         KAFKA_BROKERS: c.kafkaBrokers,
         AUTH_URL: url(1),

@@ -29,6 +29,21 @@ export const RefreshRequest = z
   .strict()
   .meta({ id: 'RefreshRequest' });
 
+/** POST /auth/refresh: `refresh_token` may be left out only by a dashboard session (header `X-KG-Session: cookie`). */
+export const RefreshBody = z
+  .object({
+    refresh_token: text({ min: 1, max: 200 })
+      .optional()
+      .meta({
+        description:
+          'Required unless the request carries `X-KG-Session: cookie` (the token is then read from the cookie)',
+      }),
+  })
+  .strict()
+  .meta({ id: 'RefreshBody' });
+/** POST /auth/logout: the refresh token of the session to end (or the dashboard's cookie). */
+export const LogoutBody = RefreshBody.meta({ id: 'LogoutBody' });
+
 export const TokenPair = z
   .object({
     access_token: z.string(),
@@ -38,6 +53,76 @@ export const TokenPair = z
   })
   .meta({ id: 'TokenPair' });
 export type TokenPair = z.infer<typeof TokenPair>;
+
+/**
+ * A dashboard session's sign-in answer (`X-KG-Session: cookie`): the refresh token travels
+ * only in an HttpOnly cookie; `csrf_token` (also the readable cookie `kg_csrf`) goes back as
+ * header `X-CSRF-Token` on POST /auth/refresh and /auth/logout.
+ */
+export const CookieSession = z
+  .object({
+    access_token: z.string(),
+    expires_in: z.number().int().meta({ description: 'Access token lifetime in seconds (900)' }),
+    token_type: z.literal('Bearer'),
+    csrf_token: z.string().meta({ description: 'Double-submit token: send it as header X-CSRF-Token' }),
+  })
+  .meta({ id: 'CookieSession' });
+export type CookieSession = z.infer<typeof CookieSession>;
+
+/** GET /auth/providers: the sign-in methods this deployment offers. */
+export const AuthProviders = z
+  .object({
+    magic_link: z.literal(true),
+    oidc: z.object({
+      enabled: z.boolean(),
+      issuer: z.string().nullable().meta({ description: 'The configured OpenID provider (OIDC_ISSUER), or null' }),
+    }),
+  })
+  .meta({ id: 'AuthProviders' });
+export type AuthProviders = z.infer<typeof AuthProviders>;
+
+/** PKCE (RFC 7636): a verifier is 43–128 unreserved characters; an S256 challenge is 43 base64url characters. */
+export const PkceVerifier = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636)');
+export const PkceChallenge = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the base64url SHA-256 of the code verifier (43 characters)');
+
+export const OidcStartQuery = z
+  .object({
+    redirect_uri: text({ min: 1, max: 2000 }).meta({
+      description:
+        'Where the one-time code goes: a loopback URL http://127.0.0.1:<port>/… or http://[::1]:<port>/… (RFC 8252), or PUBLIC_URL/auth/callback (the dashboard)',
+    }),
+    code_challenge: PkceChallenge,
+    code_challenge_method: z.literal('S256'),
+    state: text({ min: 1, max: 500 }).meta({ description: 'Opaque to the server; returned unchanged with the code' }),
+  })
+  .strict()
+  .meta({ id: 'OidcStartQuery' });
+
+/** The provider's redirect to GET /auth/oidc/callback (RFC 6749 §4.1.2, RFC 9207 `iss`). */
+export const OidcCallbackQuery = z
+  .object({
+    state: text({ min: 1, max: 500 }),
+    code: text({ min: 1, max: 2000 }).optional(),
+    error: text({ min: 1, max: 200 }).optional(),
+    error_description: text({ max: 2000 }).optional(),
+    iss: text({ min: 1, max: 2000 }).optional(),
+    session_state: text({ max: 2000 }).optional(),
+  })
+  .strict()
+  .meta({ id: 'OidcCallbackQuery' });
+
+export const OidcTokenRequest = z
+  .object({
+    code: text({ min: 1, max: 200 }),
+    code_verifier: PkceVerifier,
+    redirect_uri: text({ min: 1, max: 2000 }),
+  })
+  .strict()
+  .meta({ id: 'OidcTokenRequest' });
 
 export const ApiKey = z
   .object({

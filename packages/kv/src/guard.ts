@@ -25,6 +25,7 @@ export function guardKv(kv: KvStore): KvStore {
     get: (key) => kv.get(key).catch(outage),
     set: (key, value, ttl) => kv.set(key, value, ttl).catch(outage),
     del: (key) => kv.del(key).catch(outage),
+    take: (key) => kv.take(key).catch(outage),
     rateLimiter: (opts) => limiter(kv.rateLimiter(opts)),
     ping: () => kv.ping(),
     close: () => kv.close(),

@@ -13,6 +13,17 @@ describe('memory kv', () => {
     await kv.close();
   });
 
+  it('take reads a value once: of two concurrent takes only one gets it', async () => {
+    const kv = createMemoryKv();
+    await kv.set('once', 'v', 60);
+    const [a, b] = await Promise.all([kv.take('once'), kv.take('once')]);
+    expect([a, b].sort()).toEqual(['v', null].sort());
+    expect(await kv.get('once')).toBeNull();
+    await kv.set('gone', 'v', 0);
+    expect(await kv.take('gone')).toBeNull();
+    await kv.close();
+  });
+
   it('limits per key and reports remaining and reset', async () => {
     const kv = createMemoryKv();
     const limiter = kv.rateLimiter({ name: 't', points: 2, durationSeconds: 60 });

@@ -28,6 +28,12 @@ export function createMemoryKv(): KvStore {
     async del(key) {
       values.delete(key);
     },
+    async take(key) {
+      // No await between the read and the delete: atomic on the one event loop.
+      const entry = values.get(key);
+      values.delete(key);
+      return entry && entry.expiresAt > Date.now() ? entry.value : null;
+    },
     rateLimiter({ name, points, durationSeconds }) {
       return wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds }), points);
     },

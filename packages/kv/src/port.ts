@@ -27,6 +27,8 @@ export interface KvStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   del(key: string): Promise<void>;
+  /** Reads and deletes a value in one atomic step (one-use values: of two concurrent takes, one gets it). */
+  take(key: string): Promise<string | null>;
   rateLimiter(opts: RateLimitOptions): RateLimiter;
   ping(): Promise<boolean>;
   close(): Promise<void>;

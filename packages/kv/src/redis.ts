@@ -54,6 +54,8 @@ export function createRedisKv(conn: RedisConnection | string): KvStore {
     async del(key) {
       await redis.del(ns(key));
     },
+    // GETDEL (Redis 6.2+): read and delete in one command.
+    take: (key) => redis.getdel(ns(key)),
     rateLimiter({ name, points, durationSeconds }) {
       return wrapLimiter(
         new RateLimiterRedis({ storeClient: redis, keyPrefix: `kg:rl:${name}`, points, duration: durationSeconds }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
+import { checkOidc, oidcEnv } from './oidc/config';
 
 /** Env of the auth service when it runs as its own process. */
 export const authConfigSchema = z
@@ -21,7 +22,10 @@ export const authConfigSchema = z
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     /** Between two prunes of expired magic links and refresh tokens. */
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
+    /** OpenID Connect sign-in: all three or none. */
+    ...oidcEnv,
   })
+  .superRefine(checkOidc)
   .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL)
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when MAIL_TRANSPORT=smtp' });

@@ -10,6 +10,7 @@ import {
   createOutboxTransport,
   createSmtpTransport,
   keyMaterialFromSecrets,
+  oidcSettings,
 } from './module';
 
 try {
@@ -39,6 +40,7 @@ try {
         mail,
         publicUrl: config.PUBLIC_URL,
         pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+        oidc: oidcSettings(config),
       }),
     port: config.PORT,
     host: config.HOST,

@@ -6,12 +6,16 @@ import type { KeyMaterial } from './keys/material';
 import type { MailTransport } from './mail/transport';
 import { createAuthRouter } from './router';
 import { createAuthPruneJob } from './domain/prune';
+import type { OidcSettings } from './oidc/config';
+import { createOidcProvider, type OidcProviderOptions } from './oidc/provider';
+import { oidcCallbackUrl } from './oidc/sign-in';
 
 export { loadOrCreateKeyMaterial } from './keys/files';
 export { keyMaterialFromSecrets, type KeyMaterial } from './keys/material';
 export { createOutboxTransport } from './mail/outbox';
 export { createSmtpTransport } from './mail/smtp';
 export type { MailMessage, MailTransport } from './mail/transport';
+export { checkOidc, oidcEnv, oidcSettings, type OidcSettings } from './oidc/config';
 
 export const authMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -31,6 +35,10 @@ export interface AuthDeps {
   now?: () => Date;
   /** Between two prunes of expired magic links and refresh tokens (default one hour). */
   pruneIntervalMs?: number;
+  /** OpenID Connect sign-in (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); null/absent: off. */
+  oidc?: OidcSettings | null;
+  /** Tests only: a fetch that sees every call to the OpenID provider. */
+  oidcFetch?: OidcProviderOptions['fetch'];
 }
 
 /** The auth service as a mountable module: sign-in, tokens, API keys, and the prune job of expired sign-in records. */
@@ -40,12 +48,22 @@ export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
     logger: deps.logger,
     intervalMs: deps.pruneIntervalMs ?? 3600_000,
   });
+  const publicUrl = deps.publicUrl ?? DEFAULT_PUBLIC_URL;
+  const oidc = deps.oidc
+    ? createOidcProvider({
+        settings: deps.oidc,
+        callbackUrl: oidcCallbackUrl(publicUrl),
+        logger: deps.logger,
+        ...(deps.oidcFetch ? { fetch: deps.oidcFetch } : {}),
+      })
+    : null;
   const router = createAuthRouter({
     db: deps.database.db,
     logger: deps.logger,
     keys: deps.keys,
     mail: deps.mail,
-    publicUrl: deps.publicUrl ?? DEFAULT_PUBLIC_URL,
+    publicUrl,
+    oidc,
     now: deps.now ?? (() => new Date()),
     lastUsedWrites: new Map(),
   });

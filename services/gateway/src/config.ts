@@ -24,6 +24,10 @@ export const gatewayHttpSchema = z.object({
   OIDC_START_PER_IP_PER_HOUR: env.positiveInt(300),
   /** The public base address (dashboard origin): the OpenID callback URL, the dashboard redirect and the cookies' Secure rule. */
   PUBLIC_URL: z.url().default('http://localhost:8080'),
+  /** GET /auth/oidc/start per client address per hour (each start holds a pending login in kv for 10 minutes). */
+  OIDC_START_PER_IP_PER_HOUR: env.positiveInt(300),
+  /** The public base address (dashboard origin): the OpenID callback URL, the dashboard redirect and the cookies' Secure rule. */
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
   /** Requests per minute on the graph endpoints, per tenant. */
   GRAPH_RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
   /** Requests per minute on the graph endpoints, per credential (API key or sign-in session). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { env } from '@kg/config';
 import { gatewayHttpSchema } from '@kg/service-gateway/module';
 import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
+import { checkOidc, oidcEnv } from '@kg/service-auth/module';
 
 /** Env of the one-process host: every service in one process, all state under DATA_DIR. */
 export const standaloneConfigSchema = gatewayHttpSchema
@@ -22,7 +23,10 @@ export const standaloneConfigSchema = gatewayHttpSchema
     ...env.embeddings,
     /** Between two search indexing passes when nothing is pending. */
     INDEX_INTERVAL_MS: env.positiveInt(200),
+    /** OpenID Connect sign-in (services/auth/src/oidc/config.ts): all three or none. */
+    ...oidcEnv,
   })
+  .superRefine(checkOidc)
   .superRefine(checkPipeline)
   .superRefine(env.checkEmbeddings)
   .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {

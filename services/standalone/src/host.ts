@@ -17,6 +17,7 @@ import {
   createOutboxTransport,
   createSmtpTransport,
   loadOrCreateKeyMaterial,
+  oidcSettings,
 } from '@kg/service-auth/module';
 import { createGraphModule, graphMigrations } from '@kg/service-graph/module';
 import { createParaModule, paraMigrations } from '@kg/service-para/module';
@@ -74,6 +75,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     mail,
     publicUrl: config.PUBLIC_URL,
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+    oidc: oidcSettings(config),
   });
   // PARA and graph call each other: PARA reaches graph through a handle bound once graph exists.
   let paraToGraph: ServiceHandle<typeof graphApi> | null = null;

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createAuthRig, statusOf, type AuthRig } from '../testing';
 import { refreshTokens } from '../store/schema';
+import { REFRESH_GRACE_MS } from './deps';
 
 let rig: AuthRig;
+// PGlite's start and migrations take seconds on a loaded machine.
 beforeAll(async () => {
   rig = await createAuthRig();
-});
+}, 60_000);
 afterAll(() => rig.close());
 
 const refresh = (refresh_token: string) => rig.anon.tokens.refresh({ refresh_token });
@@ -33,10 +35,11 @@ describe('tokens.refresh', () => {
     expect(family.filter((t) => t.usedAt)).toHaveLength(2);
   });
 
-  it('revokes the whole family when a used token comes back, and only that family', async () => {
+  it('revokes the whole family when a used token comes back after the grace window, and only that family', async () => {
     const stolen = await rig.signIn('reuse@example.com');
     const other = await rig.signIn('reuse@example.com');
     const next = await refresh(stolen.refresh_token);
+    rig.advance(REFRESH_GRACE_MS + 1);
     expect(await statusOf(refresh(stolen.refresh_token))).toBe(401);
     expect(await statusOf(refresh(next.refresh_token))).toBe(401);
     expect((await familyOf(next.refresh_token)).every((t) => t.revokedAt)).toBe(true);
@@ -57,6 +60,45 @@ describe('tokens.refresh', () => {
     ])
       expect(await statusOf(refresh(token))).toBe(401);
     expect(await statusOf(refresh(pair.refresh_token))).toBe(200);
+  });
+
+  it('two refreshes of the same token at the same moment both succeed, and the family stays alive', async () => {
+    const pair = await rig.signIn('twice@example.com');
+    const [a, b] = await Promise.all([refresh(pair.refresh_token), refresh(pair.refresh_token)]);
+    expect(a.refresh_token).not.toBe(b.refresh_token);
+    // Both successors work on (each rotates once), and nothing of the family was revoked.
+    const [a2, b2] = await Promise.all([refresh(a.refresh_token), refresh(b.refresh_token)]);
+    expect((await familyOf(pair.refresh_token)).some((t) => t.revokedAt)).toBe(false);
+    expect(await statusOf(refresh(a2.refresh_token))).toBe(200);
+    expect(await statusOf(refresh(b2.refresh_token))).toBe(200);
+  });
+
+  it('accepts the previous token within the grace window only while its successor is unused', async () => {
+    const pair = await rig.signIn('grace@example.com');
+    const next = await refresh(pair.refresh_token);
+    rig.advance(REFRESH_GRACE_MS - 1000);
+    const late = await refresh(pair.refresh_token); // a slow second client, 9 s later
+    expect(late.refresh_token).not.toBe(next.refresh_token);
+    await refresh(next.refresh_token); // the family moved on: pair is no longer the previous token
+    expect(await statusOf(refresh(pair.refresh_token))).toBe(401);
+    expect((await familyOf(pair.refresh_token)).every((t) => t.revokedAt)).toBe(true);
+  });
+
+  it('a reuse after the grace window revokes the family, the grace successors included', async () => {
+    const pair = await rig.signIn('after-grace@example.com');
+    const [a, b] = await Promise.all([refresh(pair.refresh_token), refresh(pair.refresh_token)]);
+    rig.advance(REFRESH_GRACE_MS + 1);
+    expect(await statusOf(refresh(pair.refresh_token))).toBe(401);
+    expect(await statusOf(refresh(a.refresh_token))).toBe(401);
+    expect(await statusOf(refresh(b.refresh_token))).toBe(401);
+  });
+
+  it('sign-out (tokens.revoke) revokes the family; unknown tokens change nothing', async () => {
+    const pair = await rig.signIn('logout@example.com');
+    const next = await refresh(pair.refresh_token);
+    expect(await rig.anon.tokens.revoke({ refresh_token: pair.refresh_token })).toEqual({ revoked: true });
+    expect(await statusOf(refresh(next.refresh_token))).toBe(401);
+    expect(await rig.anon.tokens.revoke({ refresh_token: 'rtk_nope.x' })).toEqual({ revoked: false });
   });
 
   it('expires refresh tokens after 30 days', async () => {

@@ -3,13 +3,14 @@ import { newId, type DbOrTx } from '@kg/db';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@kg/tokens';
 import {
   findRefreshTokenForUpdate,
+  hasUsedSuccessor,
   insertRefreshToken,
   markRefreshTokenUsed,
   revokeRefreshFamily,
 } from '../store/refresh-tokens';
 import type { User } from '../store/users';
 import { signAccessToken } from './access-token';
-import { REFRESH_TOKEN_TTL_MS, type Deps } from './deps';
+import { REFRESH_GRACE_MS, REFRESH_TOKEN_TTL_MS, type Deps } from './deps';
 import { SECRET_PATTERN, randomSecret, sha256, splitCredential } from './secrets';
 
 /**
@@ -21,6 +22,7 @@ export async function issueTokenPair(
   tx: DbOrTx,
   user: User,
   familyId = newId('refreshToken'),
+  parentId: string | null = null,
 ): Promise<TokenPair> {
   const now = deps.now();
   const id = newId('refreshToken');
@@ -31,6 +33,7 @@ export async function issueTokenPair(
     userId: user.id,
     tenantId: user.tenantId,
     tokenHash: sha256(secret),
+    parentId,
     expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
     createdAt: now,
   });
@@ -42,6 +45,19 @@ export async function issueTokenPair(
   };
 }
 
+/**
+ * A used token is still accepted (REFRESH_GRACE_MS) when it was rotated moments ago and is
+ * the immediately previous token of its family: no token rotated from it has been used.
+ */
+async function inGraceWindow(
+  tx: DbOrTx,
+  row: { id: string; tenantId: string; usedAt: Date | null },
+  now: Date,
+): Promise<boolean> {
+  if (!row.usedAt || now.getTime() - row.usedAt.getTime() > REFRESH_GRACE_MS) return false;
+  return !(await hasUsedSuccessor(tx, row.tenantId, row.id));
+}
+
 type Outcome = { kind: 'rotated'; pair: TokenPair } | { kind: 'reused'; familyId: string } | { kind: 'invalid' };
 
 /**
@@ -49,6 +65,7 @@ type Outcome = { kind: 'rotated'; pair: TokenPair } | { kind: 'reused'; familyId
  * family is issued. Presenting a token that was used already (a stolen copy, or the
  * legitimate client after a thief) revokes the whole family and answers 401; the
  * revocation commits even though the call fails. Unknown, expired or revoked: 401.
+ * Exception: the grace window (REFRESH_GRACE_MS) for the immediately previous token.
  */
 export async function rotateRefreshToken(deps: Deps, presented: string): Promise<TokenPair> {
   const parts = splitCredential(presented);
@@ -58,11 +75,14 @@ export async function rotateRefreshToken(deps: Deps, presented: string): Promise
     const row = await findRefreshTokenForUpdate(tx, sha256(parts.secret));
     const now = deps.now();
     if (!row || row.id !== parts.id || row.revokedAt || row.expiresAt <= now) return { kind: 'invalid' };
+    const user = { id: row.userId, tenantId: row.tenantId };
+    if (row.usedAt && (await inGraceWindow(tx, row, now)))
+      return { kind: 'rotated', pair: await issueTokenPair(deps, tx, user, row.familyId, row.id) };
     if (row.usedAt || !(await markRefreshTokenUsed(tx, row.tenantId, row.id, now))) {
       await revokeRefreshFamily(tx, row.tenantId, row.familyId, now);
       return { kind: 'reused', familyId: row.familyId };
     }
-    const pair = await issueTokenPair(deps, tx, { id: row.userId, tenantId: row.tenantId }, row.familyId);
+    const pair = await issueTokenPair(deps, tx, user, row.familyId, row.id);
     return { kind: 'rotated', pair };
   });
   if (outcome.kind === 'rotated') return outcome.pair;
@@ -71,4 +91,19 @@ export async function rotateRefreshToken(deps: Deps, presented: string): Promise
     throw unauthorized('Refresh token already used; the session has been revoked');
   }
   throw unauthorized('Invalid or expired refresh token');
+}
+
+/**
+ * Sign-out: revokes the whole family of a refresh token (used or not, within its lifetime).
+ * Idempotent; an unknown or malformed token changes nothing (false).
+ */
+export async function revokeRefreshSession(deps: Deps, presented: string): Promise<boolean> {
+  const parts = splitCredential(presented);
+  if (!parts || !isId('refreshToken', parts.id) || !SECRET_PATTERN.test(parts.secret)) return false;
+  return deps.db.transaction(async (tx) => {
+    const row = await findRefreshTokenForUpdate(tx, sha256(parts.secret));
+    if (!row || row.id !== parts.id) return false;
+    await revokeRefreshFamily(tx, row.tenantId, row.familyId, deps.now());
+    return true;
+  });
 }

@@ -2,7 +2,7 @@ import type { authApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
 import { publicKeySet } from '../domain/access-token';
 import type { Deps } from '../domain/deps';
-import { rotateRefreshToken } from '../domain/sessions';
+import { revokeRefreshSession, rotateRefreshToken } from '../domain/sessions';
 
 type H = Handlers<typeof authApi>['tokens'];
 
@@ -17,3 +17,8 @@ export const jwks =
   (deps: Deps): H['jwks'] =>
   async () =>
     publicKeySet(deps.keys);
+
+/** tokens.revoke: sign-out; the token's whole family is revoked (idempotent). */
+export const revoke =
+  (deps: Deps): H['revoke'] =>
+  async ({ input }) => ({ revoked: await revokeRefreshSession(deps, input.refresh_token) });

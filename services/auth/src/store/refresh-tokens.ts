@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { refreshTokens } from './schema';
 
@@ -6,7 +6,8 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 
 export async function insertRefreshToken(
   db: DbOrTx,
-  row: Pick<RefreshTokenRow, 'id' | 'familyId' | 'userId' | 'tenantId' | 'tokenHash' | 'expiresAt' | 'createdAt'>,
+  row: Pick<RefreshTokenRow, 'id' | 'familyId' | 'userId' | 'tenantId' | 'tokenHash' | 'expiresAt' | 'createdAt'> &
+    Partial<Pick<RefreshTokenRow, 'parentId'>>,
 ): Promise<void> {
   await db.insert(refreshTokens).values(row);
 }
@@ -28,6 +29,18 @@ export async function markRefreshTokenUsed(db: DbOrTx, tenantId: string, id: str
     .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.id, id), isNull(refreshTokens.usedAt)))
     .returning({ id: refreshTokens.id });
   return rows.length === 1;
+}
+
+/** True when a token rotated from `parentId` has itself been used (the parent is no longer the previous token). */
+export async function hasUsedSuccessor(db: DbOrTx, tenantId: string, parentId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(
+      and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.parentId, parentId), isNotNull(refreshTokens.usedAt)),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Revokes every token of a family (reuse detected). Returns how many were still live. */

@@ -13,6 +13,7 @@ const brokenKv = (): KvStore => {
     get: fail,
     set: fail,
     del: fail,
+    take: fail,
     rateLimiter: () => ({ consume: fail }),
     ping: async () => false,
   };

@@ -14,6 +14,8 @@ export interface RouteRequest<P, Q, B> {
   ip: string;
   /** Consumes rate-limit points (sets RateLimit-* headers; throws 429 when exhausted). */
   limit(checks: Array<[RateLimiter, string]>): Promise<void>;
+  /** Drops an API key from this gateway's cache of verified keys at once (its revocation). */
+  forgetApiKey(id: string): void;
   /** The request itself, for operations that read their body as a stream (uploads). */
   raw: Request;
 }
@@ -22,7 +24,8 @@ export interface RouteResult {
   status?: number;
   /** JSON, or a Buffer sent as is (set its Content-Type in `headers`). */
   body?: unknown;
-  headers?: Record<string, string>;
+  /** Response headers; an array sends the header once per value (Set-Cookie). */
+  headers?: Record<string, string | string[]>;
   /** A response the route writes itself (server-sent events); it resolves when the response ends. */
   stream?: (res: Response) => Promise<void>;
 }
