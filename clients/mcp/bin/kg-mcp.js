@@ -1,39 +1,61 @@
 #!/usr/bin/env node
-// kg-mcp launcher. Plain JavaScript so that any Node.js (20 included) can start it:
-// - installed on its own (npm install -g): runs the bundle in dist/ (built by `npm run build`,
-//   and by `npm pack` through prepack), which needs Node.js 20 or later;
-// - in the repository: runs the TypeScript sources through tsx on Node.js 24, and on an older
-//   Node.js starts itself again through scripts/node24.sh, which brings Node.js 24.
-// Nothing but the MCP protocol may reach stdout: every message of this file goes to stderr.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// kg-mcp launcher, the same approach as kg's (clients/cli/bin/kg.js). Plain JavaScript that
+// any Node.js from 18 on can parse; it never writes to stdout, which carries the MCP protocol.
+// - Installed package (npm install -g): runs dist/kg-mcp.js, the bundle `npm pack` builds
+//   (prepack), on this Node when it is >= 20 (Node refuses to strip types under node_modules,
+//   and the bundle needs nothing newer).
+// - Source checkout (`npx kg-mcp` after `npm ci`): runs src/main.ts with a Node.js >= 24,
+//   which strips the types itself:
+//     1. this Node, when it is >= 24 (imported in-process: no second process);
+//     2. KG_NODE, when set (a path to a node binary >= 24);
+//     3. scripts/node24.sh (a node >= 24 from PATH, or the pinned one it brings once).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const self = fileURLToPath(import.meta.url);
-const pkg = path.resolve(path.dirname(self), '..');
-const source = path.join(pkg, 'src', 'main.ts');
-const bundle = path.join(pkg, 'dist', 'kg-mcp.js');
-const node24 = path.resolve(pkg, '..', '..', 'scripts', 'node24.sh');
-const major = Number(process.versions.node.split('.')[0]);
+const SOURCE_MAJOR = 24;
+const BUNDLE_MAJOR = 20;
+const pkgDir = path.dirname(path.dirname(realpathSync(fileURLToPath(import.meta.url))));
+const source = path.join(pkgDir, 'src', 'main.ts');
+const bundle = path.join(pkgDir, 'dist', 'kg-mcp.js');
+const inCheckout = existsSync(source) && !pkgDir.split(path.sep).includes('node_modules');
+const args = process.argv.slice(2);
 
-if (!existsSync(source)) {
-  if (major < 20) {
-    process.stderr.write(`kg-mcp needs Node.js 20 or later (this is ${process.version})\n`);
-    process.exit(1);
-  }
-  await import(pathToFileURL(bundle).href);
-} else if (major >= 24) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(pathToFileURL(source).href);
-} else if (existsSync(node24)) {
-  const child = spawn('bash', [node24, 'node', self, ...process.argv.slice(2)], { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)));
-} else {
-  process.stderr.write(
-    `kg-mcp: the sources need Node.js 24 (this is ${process.version}); run \`npm run build\` first\n`,
-  );
+const major = (v) => Number(String(v).replace(/^v/, '').split('.')[0]) || 0;
+const fail = (message) => {
+  process.stderr.write(`kg-mcp: ${message}\n`);
   process.exit(1);
+};
+
+function versionOf(bin) {
+  const r = spawnSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10000 });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
+function run(command, argv) {
+  const child = spawn(command, argv, { stdio: 'inherit' });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+  child.on('error', (e) => fail(`cannot start ${command}: ${e.message}`));
+  child.on('exit', (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)));
+}
+
+const here = major(process.versions.node);
+if (!inCheckout) {
+  if (!existsSync(bundle)) fail(`${bundle} is missing (a package built without \`npm pack\`?)`);
+  if (here < BUNDLE_MAJOR) fail(`needs Node.js ${BUNDLE_MAJOR} or newer; this is ${process.version}`);
+  await import(pathToFileURL(bundle).href);
+} else if (here >= SOURCE_MAJOR) {
+  await import(pathToFileURL(source).href);
+} else if (process.env.KG_NODE) {
+  const v = versionOf(process.env.KG_NODE);
+  if (major(v) < SOURCE_MAJOR)
+    fail(
+      `KG_NODE=${process.env.KG_NODE} is Node.js ${v || '(not runnable)'}; the sources need ${SOURCE_MAJOR} or newer`,
+    );
+  run(process.env.KG_NODE, [source, ...args]);
+} else {
+  const wrapper = path.resolve(pkgDir, '..', '..', 'scripts', 'node24.sh');
+  if (!existsSync(wrapper)) fail(`the sources need Node.js ${SOURCE_MAJOR} (this is ${process.version})`);
+  run('bash', [wrapper, 'node', source, ...args]);
 }

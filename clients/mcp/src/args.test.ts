@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from './args';
-import { VERSION } from './version';
+import { parseCommand } from './args.ts';
+import { VERSION } from './version.ts';
 
 describe('parseCommand', () => {
   it('serves stdio by default and HTTP with --http <port>', () => {

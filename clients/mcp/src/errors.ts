@@ -1,7 +1,7 @@
 import { ApiError } from '@kg/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Extra } from './api';
-import { toolError } from './result';
+import type { Extra } from './api.ts';
+import { toolError } from './result.ts';
 
 /**
  * One message for the model from an error: the API's problem (status, title, detail and each

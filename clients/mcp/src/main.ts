@@ -1,10 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { KgError, createKgClient, parseBaseUrl } from '@kg/sdk';
-import { HELP, parseCommand } from './args';
-import { clientForCaller } from './http/caller-session';
-import { startHttpServer } from './http/server';
-import { createKgServer } from './server';
-import { VERSION } from './version';
+import { HELP, parseCommand } from './args.ts';
+import { clientForCaller } from './http/caller-session.ts';
+import { startHttpServer } from './http/server.ts';
+import { createKgServer } from './server.ts';
+import { VERSION } from './version.ts';
 
 const log = (line: string) => process.stderr.write(line + '\n');
 

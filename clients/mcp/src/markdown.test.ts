@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeToMarkdown } from './markdown';
+import { nodeToMarkdown } from './markdown.ts';
 
 const node = {
   id: 'node_01jd8x6q1bf5r3v2m9w7k4t0za',

@@ -1,9 +1,9 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ok as data } from '@kg/sdk';
-import type { ApiFor } from './api';
-import { describeError } from './errors';
-import { nodeToMarkdown } from './markdown';
+import type { ApiFor } from './api.ts';
+import { describeError } from './errors.ts';
+import { nodeToMarkdown } from './markdown.ts';
 
 /** How many nodes resources/list names (the newest); the rest are reachable through search_nodes. */
 export const LISTED_NODES = 100;

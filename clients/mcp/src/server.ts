@@ -1,12 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ApiFor } from './api';
-import { registerNodeResources } from './resources';
-import { registerCaptureTool } from './tools/capture';
-import { registerLinkTools } from './tools/links';
-import { registerNodeTools } from './tools/nodes';
-import { registerParaTools } from './tools/para';
-import { registerSearchTools } from './tools/search';
-import { VERSION } from './version';
+import type { ApiFor } from './api.ts';
+import { registerNodeResources } from './resources.ts';
+import { registerCaptureTool } from './tools/capture.ts';
+import { registerLinkTools } from './tools/links.ts';
+import { registerNodeTools } from './tools/nodes.ts';
+import { registerParaTools } from './tools/para.ts';
+import { registerSearchTools } from './tools/search.ts';
+import { VERSION } from './version.ts';
 
 const INSTRUCTIONS =
   'Tools over a personal knowledge graph: nodes (notes with a markdown body, tags, a status) joined by typed, ' +

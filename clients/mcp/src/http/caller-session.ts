@@ -6,12 +6,12 @@ import { Session, createKgClient, type KgClient, type RequestFactory } from '@kg
  * refresh (the caller owns its tokens; kg-mcp over HTTP never holds a credential of its own).
  */
 class CallerSession extends Session {
-  constructor(
-    baseUrl: string,
-    private readonly header: string,
-  ) {
+  private readonly header: string;
+
+  constructor(baseUrl: string, header: string) {
     // The profile store is never touched: authorization() and fetch() below replace its use.
     super({ env: { baseUrl, apiKey: undefined, configDir: tmpdir() }, userAgent: 'kg-mcp' });
+    this.header = header;
   }
 
   override async authorization(): Promise<string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAuthorization } from './credential';
+import { parseAuthorization } from './credential.ts';
 
 const KEY = 'key_01jd8x6q1bf5r3v2m9w7k4t0za.' + 'A'.repeat(43);
 const jwt = (claims: object) =>

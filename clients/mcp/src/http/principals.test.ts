@@ -1,7 +1,7 @@
 import type { KgClient } from '@kg/sdk';
 import { describe, expect, it } from 'vitest';
-import { parseAuthorization } from './credential';
-import { Principals } from './principals';
+import { parseAuthorization } from './credential.ts';
+import { Principals } from './principals.ts';
 
 /** A client whose GET /auth/me answers from `who` and counts the calls. */
 function fakeClients(who: Record<string, { tenant_id: string; user_id: string } | null>) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { apiErrorFrom, type KgClient } from '@kg/sdk';
-import type { Credential } from './credential';
+import type { Credential } from './credential.ts';
 
 const CACHE_MS = 60_000;
 const CACHE_MAX = 10_000;
@@ -14,10 +14,13 @@ const CACHE_MAX = 10_000;
 export class Principals {
   private readonly cache = new Map<string, { principal: string; until: number }>();
 
-  constructor(
-    private readonly clientFor: (authorization: string) => KgClient,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly clientFor: (authorization: string) => KgClient;
+  private readonly now: () => number;
+
+  constructor(clientFor: (authorization: string) => KgClient, now: () => number = Date.now) {
+    this.clientFor = clientFor;
+    this.now = now;
+  }
 
   async resolve(cred: Credential): Promise<string> {
     const key = createHash('sha256').update(cred.header).digest('base64url');

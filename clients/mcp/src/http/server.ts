@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ApiError, type KgClient } from '@kg/sdk';
-import { describeError } from '../errors';
-import { createKgServer } from '../server';
-import { parseAuthorization } from './credential';
-import { Principals } from './principals';
+import { describeError } from '../errors.ts';
+import { createKgServer } from '../server.ts';
+import { parseAuthorization } from './credential.ts';
+import { Principals } from './principals.ts';
 
 export interface HttpOptions {
   host: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureBody, titleFrom } from './capture';
+import { captureBody, titleFrom } from './capture.ts';
 
 describe('titleFrom', () => {
   it('takes the first non-blank line without its heading marks', () => {

@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ok as data, type Schemas } from '@kg/sdk';
-import type { ApiFor } from '../api';
-import { guarded } from '../errors';
-import { ok, toolError } from '../result';
+import type { ApiFor } from '../api.ts';
+import { guarded } from '../errors.ts';
+import { ok, toolError } from '../result.ts';
 
 const TITLE_FROM_TEXT = 120;
 

@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ok as data, type KgClient } from '@kg/sdk';
-import type { ApiFor } from '../api';
-import { guarded } from '../errors';
-import { ok, toolError } from '../result';
-import { nodeId } from './fields';
+import type { ApiFor } from '../api.ts';
+import { guarded } from '../errors.ts';
+import { ok, toolError } from '../result.ts';
+import { nodeId } from './fields.ts';
 
 export interface LinkSpec {
   target_id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeLinks } from './links';
-import { nextAssignments } from './para';
+import { mergeLinks } from './links.ts';
+import { nextAssignments } from './para.ts';
 
 const l = (target_id: string, type = 'related', weight = 1) => ({ target_id, type, weight });
 

@@ -1,11 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ok as data } from '@kg/sdk';
-import type { ApiFor } from '../api';
-import { guarded } from '../errors';
-import { nodeToMarkdown } from '../markdown';
-import { ok } from '../result';
-import { nodeId, nodeStatus, paraItemId, tags } from './fields';
+import type { ApiFor } from '../api.ts';
+import { guarded } from '../errors.ts';
+import { nodeToMarkdown } from '../markdown.ts';
+import { ok } from '../result.ts';
+import { nodeId, nodeStatus, paraItemId, tags } from './fields.ts';
 
 /** get_node, create_node, update_node. */
 export function registerNodeTools(server: McpServer, apiFor: ApiFor): void {

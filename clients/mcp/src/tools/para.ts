@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ok as data } from '@kg/sdk';
-import type { ApiFor } from '../api';
-import { guarded } from '../errors';
-import { ok, toolError } from '../result';
-import { nodeId, paraItemId } from './fields';
+import type { ApiFor } from '../api.ts';
+import { guarded } from '../errors.ts';
+import { ok, toolError } from '../result.ts';
+import { nodeId, paraItemId } from './fields.ts';
 
 /** The node's PARA items after the change, in assignment order (archived links kept unless removed). */
 export function nextAssignments(current: string[], ids: string[], mode: 'add' | 'remove' | 'replace'): string[] {

@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ok as data } from '@kg/sdk';
-import type { ApiFor } from '../api';
-import { guarded } from '../errors';
-import { ok } from '../result';
-import { nodeId, nodeStatus, paraItemId, searchMode } from './fields';
+import type { ApiFor } from '../api.ts';
+import { guarded } from '../errors.ts';
+import { ok } from '../result.ts';
+import { nodeId, nodeStatus, paraItemId, searchMode } from './fields.ts';
 
 /** search_nodes, get_context, suggest_links. */
 export function registerSearchTools(server: McpServer, apiFor: ApiFor): void {
