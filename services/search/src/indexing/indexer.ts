@@ -2,8 +2,9 @@ import type { Embedder } from '@kg/embeddings';
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { VectorIndex, VectorPoint } from '@kg/vectors';
-import { findPendingDocuments, markEmbedded, type PendingDocument } from '../store/documents';
+import { findPendingDocuments, markEmbedded, recordEmbedFailure, type PendingDocument } from '../store/documents';
 import { nodePassages, poolVectors } from './text';
+import { describeError, EMBED_MAX_FAILURES, planAfterFailure } from './retry';
 
 /** The vector collection of node documents for a vector size (all tenants; `tenant_id` is an indexed payload field). */
 export const nodesCollection = (dimensions: number) => `kg_nodes_d${dimensions}`;
@@ -32,6 +33,8 @@ export interface IndexerDeps {
   batchSize?: number;
   /** A document graph did not return is retried after this long (default 30 s). */
   retryAfterMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
 }
 
 /** The filter payload stored with each vector (see docs/API.md "Semantic search"). */
@@ -62,22 +65,52 @@ export function createIndexer(deps: IndexerDeps) {
   const parked = new Map<string, number>();
   const key = (d: PendingDocument) => `${d.tenantId}/${d.nodeId}/${d.version}`;
 
-  async function embedOne(doc: PendingDocument, node: IndexedNode): Promise<void> {
+  const now = deps.now ?? Date.now;
+
+  /**
+   * Embeds one node and stores its vector. When the embedder fails, the failure is recorded
+   * with the next attempt's time (indexing/retry.ts) and logged once, at the first failure of
+   * the version, with the node's id (never its text). Returns false when the pass should stop.
+   */
+  async function embedOne(doc: PendingDocument, node: IndexedNode): Promise<boolean> {
     const passages = nodePassages(node);
-    const vectors = await deps.embedder.embed(passages.length > 0 ? passages : [node.id], 'passage');
+    let vectors: Float32Array[];
+    try {
+      vectors = await deps.embedder.embed(passages.length > 0 ? passages : [node.id], 'passage');
+    } catch (err) {
+      const plan = planAfterFailure(doc.failures, err, now());
+      await recordEmbedFailure(deps.db, doc, deps.embedder.model, plan.failures, plan.retryAt);
+      if (plan.failures === 1)
+        deps.logger.warn(
+          {
+            tenantId: doc.tenantId,
+            nodeId: doc.nodeId,
+            version: doc.version,
+            model: deps.embedder.model,
+            error: describeError(err),
+            maxFailures: EMBED_MAX_FAILURES,
+          },
+          'search indexing: embedding a node failed; retrying with backoff',
+        );
+      return !plan.stopPass;
+    }
     await deps.vectors.upsert(collection, [
       { id: doc.nodeId, vector: poolVectors(vectors), payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
     ]);
     await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model);
+    return true;
   }
 
-  /** Returns how many documents it handled (embedded, removed, or parked for a retry). */
+  /** Returns how many documents it handled (embedded, removed, failed, or parked for a retry). */
   async function runPass(): Promise<number> {
-    const now = Date.now();
-    for (const [k, until] of parked) if (until <= now) parked.delete(k);
-    const pending = (await findPendingDocuments(deps.db, deps.embedder.model, batchSize + parked.size)).filter(
-      (d) => !parked.has(key(d)),
-    );
+    const at = now();
+    for (const [k, until] of parked) if (until <= at) parked.delete(k);
+    const pending = (
+      await findPendingDocuments(deps.db, deps.embedder.model, batchSize + parked.size, {
+        now: new Date(at),
+        maxFailures: EMBED_MAX_FAILURES,
+      })
+    ).filter((d) => !parked.has(key(d)));
     const batch = pending.slice(0, batchSize);
     for (const doc of batch.filter((d) => d.deleted)) {
       await deps.vectors.delete(collection, [doc.nodeId]);
@@ -98,10 +131,10 @@ export function createIndexer(deps: IndexerDeps) {
       for (const doc of docs) {
         const node = nodes.get(doc.nodeId);
         if (!node) {
-          parked.set(key(doc), now + retryAfterMs);
+          parked.set(key(doc), at + retryAfterMs);
           continue;
         }
-        await embedOne(doc, node);
+        if (!(await embedOne(doc, node))) return 0;
       }
     }
     return batch.length;

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { documents } from './schema';
 
@@ -13,6 +13,9 @@ export interface DocumentInput {
   /** Graph version of the event this document comes from. */
   version: number;
 }
+
+/** A new version, or a vector made, clears the embedding failures of the document. */
+const noFailures = { embedFailures: 0, embedFailedModel: null, embedRetryAt: null };
 
 /** Only a newer version replaces what is stored (events may arrive late or out of order). */
 const newer = (version: number) => lt(documents.version, version);
@@ -34,6 +37,7 @@ export async function upsertDocument(db: DbOrTx, tenantId: string, doc: Document
         version: doc.version,
         deletedAt: null,
         indexedAt: new Date(),
+        ...noFailures,
       },
       setWhere: newer(doc.version),
     })
@@ -58,7 +62,7 @@ export async function tombstoneDocument(
     .values({ tenantId, nodeId, ...emptied, version, deletedAt: at, indexedAt: at })
     .onConflictDoUpdate({
       target: [documents.tenantId, documents.nodeId],
-      set: { ...emptied, version, deletedAt: at, indexedAt: at },
+      set: { ...emptied, version, deletedAt: at, indexedAt: at, ...noFailures },
       setWhere: newer(version),
     })
     .returning({ nodeId: documents.nodeId });
@@ -104,25 +108,43 @@ export interface PendingDocument {
   nodeId: string;
   version: number;
   deleted: boolean;
+  /** Failed embedding attempts of this version with the current model. */
+  failures: number;
 }
 
 /**
  * Up to `limit` documents whose vector is missing, stale (older version) or made by another
- * model, and tombstones whose vector is still indexed; oldest change first.
+ * model, and tombstones whose vector is still indexed; oldest change first. A live document
+ * whose embedding failed with `model` waits until its `embed_retry_at` (before `now`), and
+ * after `maxFailures` failures is left out until it changes or the model does.
  */
-export async function findPendingDocuments(db: DbOrTx, model: string, limit: number): Promise<PendingDocument[]> {
+export async function findPendingDocuments(
+  db: DbOrTx,
+  model: string,
+  limit: number,
+  retry: { now: Date; maxFailures: number } = { now: new Date(), maxFailures: Number.MAX_SAFE_INTEGER },
+): Promise<PendingDocument[]> {
+  const due = or(
+    sql`${documents.embedFailedModel} is distinct from ${model}`,
+    and(
+      lt(documents.embedFailures, retry.maxFailures),
+      or(isNull(documents.embedRetryAt), lte(documents.embedRetryAt, retry.now)),
+    ),
+  );
   const rows = await db
     .select({
       tenantId: documents.tenantId,
       nodeId: documents.nodeId,
       version: documents.version,
       deletedAt: documents.deletedAt,
+      embedFailures: documents.embedFailures,
+      embedFailedModel: documents.embedFailedModel,
     })
     .from(documents)
     .where(
       or(
-        and(isNull(documents.deletedAt), sql`${documents.embeddedVersion} is distinct from ${documents.version}`),
-        and(isNull(documents.deletedAt), sql`${documents.embeddedModel} is distinct from ${model}`),
+        and(isNull(documents.deletedAt), sql`${documents.embeddedVersion} is distinct from ${documents.version}`, due),
+        and(isNull(documents.deletedAt), sql`${documents.embeddedModel} is distinct from ${model}`, due),
         and(isNotNull(documents.deletedAt), isNotNull(documents.embeddedVersion)),
       ),
     )
@@ -133,7 +155,27 @@ export async function findPendingDocuments(db: DbOrTx, model: string, limit: num
     nodeId: r.nodeId,
     version: r.version,
     deleted: r.deletedAt !== null,
+    failures: r.embedFailedModel === model ? r.embedFailures : 0,
   }));
+}
+
+/**
+ * Records a failed embedding attempt of `version` with `model`: `failures` attempts so far,
+ * the next not before `retryAt` (null: no more until the node or the model changes).
+ */
+export async function recordEmbedFailure(
+  db: DbOrTx,
+  doc: { tenantId: string; nodeId: string; version: number },
+  model: string,
+  failures: number,
+  retryAt: Date | null,
+): Promise<void> {
+  await db
+    .update(documents)
+    .set({ embedFailures: failures, embedFailedModel: model, embedRetryAt: retryAt })
+    .where(
+      and(eq(documents.tenantId, doc.tenantId), eq(documents.nodeId, doc.nodeId), eq(documents.version, doc.version)),
+    );
 }
 
 /**
@@ -149,7 +191,7 @@ export async function markEmbedded(
 ): Promise<void> {
   await db
     .update(documents)
-    .set({ embeddedVersion: model === null ? null : version, embeddedModel: model })
+    .set({ embeddedVersion: model === null ? null : version, embeddedModel: model, ...noFailures })
     .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId), eq(documents.version, version)));
 }
 

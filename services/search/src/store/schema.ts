@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { processedEventsTable, tenantIdColumn } from '@kg/db';
 
 export const search = pgSchema('search');
@@ -35,6 +35,14 @@ export const documents = search.table(
      */
     embeddedVersion: bigint({ mode: 'number' }),
     embeddedModel: text(),
+    /**
+     * Failed embedding attempts of the current (version, model), the model they were made
+     * with, and when the next one may run: the indexer backs off and stops after a bound
+     * (indexing/retry.ts) until the node changes (a new version resets them) or the model does.
+     */
+    embedFailures: integer().notNull().default(0),
+    embedFailedModel: text(),
+    embedRetryAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.nodeId] }),
