@@ -25,7 +25,8 @@ describe('service main.ts without configuration', () => {
       else expect(result.stderr).not.toContain('DATABASE_URL');
       if (service !== 'gateway') expect(result.stderr).toContain('INTERNAL_PUBLIC_KEYS');
       if (service === 'ingest-worker')
-        for (const v of ['CAPTURES_URL', 'GRAPH_URL', 'KAFKA_BROKERS']) expect(result.stderr).toContain(v);
+        for (const v of ['CAPTURES_URL', 'GRAPH_URL', 'SEARCH_URL', 'KAFKA_BROKERS'])
+          expect(result.stderr).toContain(v);
     },
     40_000,
   );

@@ -83,7 +83,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
     }),
     // The in-process vector index persisted beside the outbox (QDRANT_URL switches to Qdrant).
     svc('search', 6, true, { GRAPH_URL: url(2), VECTORS_DIR: `${c.outboxDir}/../search-vectors` }),
-    svc('ingest-worker', 7, false, { CAPTURES_URL: url(5), GRAPH_URL: url(2) }),
+    svc('ingest-worker', 7, false, { CAPTURES_URL: url(5), GRAPH_URL: url(2), SEARCH_URL: url(6) }),
     {
       name: 'gateway',
       entry: 'services/gateway/src/main.ts',

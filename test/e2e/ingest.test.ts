@@ -136,6 +136,7 @@ describe('ingest pipeline', () => {
       ['extract', 'passthrough@1'],
       ['summarise', expect.stringMatching(/^kg-extractive@1\.0/)],
       ['node', 'graph captures.upsertNode@1'],
+      ['propose', expect.stringMatching(/^propose@1 \(links: search suggestions, /)],
     ]);
     for (const st of runs[0]!.stages) expect(st.input_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(runs[0]!.stages[2]!.output).toEqual({ node_ids: done.node_ids, created: true });
@@ -145,6 +146,7 @@ describe('ingest pipeline', () => {
       'created',
       'queued',
       'processing_started',
+      'stage_completed',
       'stage_completed',
       'stage_completed',
       'stage_completed',
@@ -160,7 +162,7 @@ describe('ingest pipeline', () => {
     const done = await settled(c.id);
     expect(done.status, done.error ?? '').toBe('processed');
     const stages = (await provenance(c.id)).runs[0]!.stages;
-    expect(stages.map((st) => st.name)).toEqual(['fetch', 'extract', 'summarise', 'node']);
+    expect(stages.map((st) => st.name)).toEqual(['fetch', 'extract', 'summarise', 'node', 'propose']);
     expect(stages[0]).toMatchObject({
       model: 'http-fetch@1',
       output: { status: 200, mime: 'text/html', url: pageUrl },
@@ -244,7 +246,7 @@ describe('ingest pipeline', () => {
     expect((await api('GET', '/nodes?per_page=100', { auth: s.bearer })).body.total).toBe(before);
     const runs = (await provenance(c.id)).runs;
     expect(runs).toHaveLength(2);
-    expect(runs.map((r) => r.stages.at(-1)!.output)).toEqual([
+    expect(runs.map((r) => r.stages.find((st) => st.name === 'node')!.output)).toEqual([
       { node_ids: first.node_ids, created: true },
       { node_ids: first.node_ids, created: false },
     ]);

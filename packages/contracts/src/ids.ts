@@ -16,6 +16,7 @@ export const ID_PREFIXES = {
   run: 'run',
   activity: 'act',
   paraJob: 'job',
+  proposal: 'prop',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

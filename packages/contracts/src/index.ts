@@ -9,6 +9,7 @@ export * from './captures';
 export * from './events';
 export * from './procedure';
 export * from './search';
+export * from './proposals';
 export { authApi, Jwks } from './api/auth';
 export { graphApi, KeywordSearchInput, KeywordSearchOutput, UpsertCaptureNodeInput } from './api/graph';
 export { paraApi } from './api/para';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NodeId, ParaItemId } from './ids';
+import { CaptureId, NodeId, ParaItemId } from './ids';
 import { PageQuery, Timestamp, pageOf, queryBool, text } from './common';
 
 export const NodeStatus = z.enum(['raw', 'validated', 'dismissed']).meta({ id: 'NodeStatus' });
@@ -42,6 +42,10 @@ export const Node = z
     para_item_ids: z.array(ParaItemId),
     para_assignments: z.array(ParaAssignment),
     status: NodeStatus,
+    source_capture_id: CaptureId.nullable().meta({
+      description:
+        'Extension: the capture this node was made from (null for a node made by hand). Kept when the capture is deleted: it then names a deleted capture (GET /captures/:id answers 404)',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -81,6 +85,9 @@ export const ListNodesQuery = PageQuery.extend({
   para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: queryBool.optional().meta({ description: 'true: only nodes without PARA items; false: only assigned nodes' }),
+  source_capture_id: text({ max: 64 })
+    .optional()
+    .meta({ description: 'Extension: only the node made from this capture (listing and `mode=keyword` only)' }),
 }).strict();
 export type ListNodesQuery = z.infer<typeof ListNodesQuery>;
 
@@ -91,6 +98,7 @@ export const ListNodesInput = z.object({
   para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: z.boolean().optional(),
+  source_capture_id: text({ max: 64 }).optional(),
   page: z.number().int().min(1).max(1_000_000).default(1),
   per_page: z.number().int().min(1).max(100).default(20),
 });

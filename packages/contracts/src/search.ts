@@ -30,7 +30,8 @@ export const SuggestLinksInput = z.object({
     .default([]),
   limit: z.number().int().min(1).max(50).default(10),
 });
-export const SuggestLinksOutput = z.object({ hits: z.array(ScoredId) });
+/** `model`: the embedding model that scored the hits (the ingest worker records it on its proposals). */
+export const SuggestLinksOutput = z.object({ hits: z.array(ScoredId), model: z.string() });
 
 /** GET /links/suggestions: nodes that could be linked, most similar first (at most 10). */
 export const LinkSuggestions = z

@@ -5,6 +5,7 @@ import * as assignments from './procedures/assignments';
 import * as captureNodes from './procedures/capture-nodes';
 import * as links from './procedures/links';
 import * as nodes from './procedures/nodes';
+import * as proposals from './procedures/proposals';
 import * as reclassify from './procedures/reclassify';
 import * as search from './procedures/search';
 import * as views from './procedures/views';
@@ -27,6 +28,12 @@ export const createGraphRouter = (ctx: ViewContext) =>
       autoAssign: reclassify.autoAssign(ctx),
     },
     captures: { upsertNode: captureNodes.upsertNode(ctx) },
+    proposals: {
+      record: proposals.record(ctx),
+      list: proposals.list(ctx),
+      accept: proposals.accept(ctx),
+      dismiss: proposals.dismiss(ctx),
+    },
     search: { keyword: search.keyword(ctx), nodes: search.nodes(ctx), links: search.links(ctx) },
     reclassify: { orphans: reclassify.orphans(ctx), count: reclassify.count(ctx) },
   });

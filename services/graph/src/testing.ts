@@ -29,12 +29,16 @@ const numbered = (n: number): Identity => ({
  * A PARA peer faked at the client boundary (services never import each other). `known`
  * ids exist for every tenant; a map gives each tenant id its own items.
  */
-export function fakePara(known: Set<string> | Map<string, Set<string>>): ServiceHandle<typeof paraApi> {
+export function fakePara(
+  known: Set<string> | Map<string, Set<string>>,
+  /** Labels of known items (items.list: active items, label and description). */
+  labels: Map<string, string> = new Map(),
+): ServiceHandle<typeof paraApi> {
   const itemsOf = (tenantId: string | undefined) =>
     known instanceof Map ? (known.get(tenantId ?? '') ?? new Set<string>()) : known;
   return {
     service: 'para',
-    // The graph service calls items.resolve only.
+    // The graph service calls items.resolve, and items.list for proposals.
     as: (who) =>
       ({
         items: {
@@ -42,6 +46,15 @@ export function fakePara(known: Set<string> | Map<string, Set<string>>): Service
             items: ids
               .filter((id) => itemsOf(who?.tenantId).has(id))
               .map((id) => ({ id, category: 'projects' as const, status: 'active' as const })),
+          }),
+          list: async () => ({
+            data: [...itemsOf(who?.tenantId)].map((id) => ({
+              id,
+              category: 'projects' as const,
+              label: labels.get(id) ?? id,
+              description: '',
+              status: 'active' as const,
+            })),
           }),
         },
       }) as unknown as ReturnType<ServiceHandle<typeof paraApi>['as']>,
@@ -51,6 +64,8 @@ export function fakePara(known: Set<string> | Map<string, Set<string>>): Service
 export interface HarnessOptions {
   /** PARA item ids the fake PARA service knows (see fakePara). */
   para?: Set<string> | Map<string, Set<string>>;
+  /** Labels of those items (fakePara). */
+  paraLabels?: Map<string, string>;
   /** Postgres URL; in-memory PGlite when absent. */
   url?: string;
   outboxPollMs?: number;
@@ -69,7 +84,7 @@ export async function graphHarness(opts: HarnessOptions = {}) {
     database,
     bus,
     logger,
-    para: fakePara(opts.para ?? new Set()),
+    para: fakePara(opts.para ?? new Set(), opts.paraLabels),
     kv: createMemoryKv(),
     ...(opts.outboxPollMs ? { outboxPollMs: opts.outboxPollMs } : {}),
   });

@@ -77,6 +77,7 @@ export const ingestWorkerConfigSchema = z
     ...env.kafka,
     CAPTURES_URL: env.url(),
     GRAPH_URL: env.url(),
+    SEARCH_URL: env.url(),
     PEER_TIMEOUT_MS: ms(10_000),
     ...pipelineEnv,
   })

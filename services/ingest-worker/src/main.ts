@@ -1,4 +1,4 @@
-import { capturesApi, graphApi } from '@kg/contracts';
+import { capturesApi, graphApi, searchApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
 import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { createLogger } from '@kg/logger';
@@ -18,7 +18,11 @@ try {
     config.INTERNAL_PUBLIC_KEYS,
   );
   const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'ingest-worker', logger });
-  const peer = <T extends typeof capturesApi | typeof graphApi>(name: string, url: string, contract: T) =>
+  const peer = <T extends typeof capturesApi | typeof graphApi | typeof searchApi>(
+    name: string,
+    url: string,
+    contract: T,
+  ) =>
     connectService('ingest-worker', name, contract, {
       kind: 'http',
       url: `${url}/trpc`,
@@ -27,13 +31,14 @@ try {
     });
   const captures = peer('captures', config.CAPTURES_URL, capturesApi);
   const graph = peer('graph', config.GRAPH_URL, graphApi);
+  const search = peer('search', config.SEARCH_URL, searchApi);
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
     database: null,
     bus,
     migrations: null,
-    createModule: () => createIngestWorkerModule({ bus, logger, captures, graph, config }),
+    createModule: () => createIngestWorkerModule({ bus, logger, captures, graph, search, config }),
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,

@@ -15,6 +15,7 @@ const module = await createIngestWorkerModule({
   logger,
   captures: fake.capturesHandle,
   graph: fake.graphHandle,
+  search: fake.searchHandle,
   config: pipelineConfigSchema.parse({ OCR_ENABLED: 'false', INGEST_CONCURRENCY: '3' }),
 });
 await module.start();

@@ -1,4 +1,4 @@
-import type { capturesApi, graphApi } from '@kg/contracts';
+import type { capturesApi, graphApi, searchApi } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
@@ -19,8 +19,10 @@ export interface IngestWorkerDeps {
   logger: Logger;
   /** The captures service: the pipeline procedures (claim, content, recordStage, …). */
   captures: ServiceHandle<typeof capturesApi>;
-  /** The graph service: captures.upsertNode. */
+  /** The graph service: captures.upsertNode, proposals.record. */
   graph: ServiceHandle<typeof graphApi>;
+  /** The search service: links.suggest (similar nodes for the proposals). */
+  search: ServiceHandle<typeof searchApi>;
   config: PipelineConfig;
   /** Told the duration of every stage that ran (the benchmark). */
   onStage?: (name: string, ms: number) => void;
@@ -37,6 +39,7 @@ export async function createIngestWorkerModule(
   const runner: RunnerDeps = {
     captures: deps.captures,
     graph: deps.graph,
+    search: deps.search,
     stages,
     logger: deps.logger,
     policy: {

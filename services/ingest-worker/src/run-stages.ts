@@ -6,6 +6,7 @@ import type { Fetched } from './stages/fetch';
 import { digest, permanent, type StageError, transient, type StageResult } from './stages/result';
 import type { Summary } from './stages/summarise';
 import { asStageError, recordStage, systemIdentity } from './captures-calls';
+import { propose } from './stages/propose';
 import type { RunJob, RunnerDeps } from './runner';
 
 /** What a run knows so far: the capture, outputs recorded by earlier attempts, and this attempt's. */
@@ -108,6 +109,12 @@ const STAGES = (deps: RunnerDeps, job: RunJob): StageDef[] => [
       s.nodeIds = o.node_ids as string[];
       return Array.isArray(o.node_ids);
     },
+  },
+  {
+    name: 'propose',
+    applies: (s) => Boolean(s.nodeIds?.length),
+    run: (s) => propose(deps, job, s),
+    restore: (_s, o) => Array.isArray(o.proposals),
   },
 ];
 

@@ -43,6 +43,7 @@ function counted(fake: ReturnType<typeof fakeServices>, over: Partial<Stages> = 
   const deps: RunnerDeps = {
     captures: fake.capturesHandle,
     graph: fake.graphHandle,
+    search: fake.searchHandle,
     logger,
     policy,
     stages: {
@@ -67,6 +68,7 @@ describe('runner', () => {
       ['extract', 'passthrough@1'],
       ['summarise', expect.stringMatching(/^kg-extractive@1/)],
       ['node', 'graph captures.upsertNode@1'],
+      ['propose', expect.stringMatching(/^propose@1 \(links: search suggestions, test-embedder cosine/)],
     ]);
     for (const s of c.run.stages) {
       expect(s.input_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -77,6 +79,7 @@ describe('runner', () => {
       'stage_completed:extract',
       'stage_completed:summarise',
       'stage_completed:node',
+      'stage_completed:propose',
       'processed',
     ]);
     expect(c.node_ids).toEqual([`node_${job.capture_id.slice(4)}`]);
@@ -90,7 +93,7 @@ describe('runner', () => {
     const { deps } = counted(fake);
     expect(await runCapture(deps, job)).toBe('processed');
     const c = fake.captures.get(job.capture_id)!;
-    expect(c.run.stages.map((s) => s.name)).toEqual(['fetch', 'extract', 'summarise', 'node']);
+    expect(c.run.stages.map((s) => s.name)).toEqual(['fetch', 'extract', 'summarise', 'node', 'propose']);
     expect(c.run.stages[0]!.output).toMatchObject({ status: 200, mime: 'text/html', url: `${base}/bees` });
     expect(c.markdown).toContain('Bees pollinate flowers');
     expect(c.metadata).toMatchObject({ format: 'html', fetched_url: `${base}/bees` });
@@ -115,7 +118,7 @@ describe('runner', () => {
     expect(await runCapture(again.deps, job)).toBe('processed');
     expect(again.calls).toEqual(['summarise']);
     expect(c.run.attempt).toBe(2);
-    expect(c.run.stages.map((s) => s.name)).toEqual(['extract', 'summarise', 'node']);
+    expect(c.run.stages.map((s) => s.name)).toEqual(['extract', 'summarise', 'node', 'propose']);
     expect(fake.nodes.get(c.node_ids[0]!)!.writes).toBe(1);
   });
 

@@ -1,4 +1,4 @@
-import type { capturesApi, graphApi, PipelineClaim } from '@kg/contracts';
+import type { capturesApi, graphApi, PipelineClaim, searchApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import type { ServiceHandle } from '@kg/trpc';
 import { fail, guard, isConflict, RunLost, systemIdentity } from './captures-calls';
@@ -16,6 +16,8 @@ export interface RunPolicy {
 export interface RunnerDeps {
   captures: ServiceHandle<typeof capturesApi>;
   graph: ServiceHandle<typeof graphApi>;
+  /** Similar nodes for the proposals (links.suggest). */
+  search: ServiceHandle<typeof searchApi>;
   stages: Stages;
   policy: RunPolicy;
   logger: Logger;

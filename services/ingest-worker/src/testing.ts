@@ -1,4 +1,4 @@
-import type { Capture, capturesApi, graphApi, Identity, ProvenanceStage } from '@kg/contracts';
+import type { Capture, capturesApi, graphApi, Identity, ProvenanceStage, searchApi } from '@kg/contracts';
 import type { ServiceClient, ServiceHandle } from '@kg/trpc';
 import { TRPCClientError } from '@trpc/client';
 
@@ -45,6 +45,10 @@ export function fakeServices(now: () => number = Date.now) {
     { id: string; capture_id: string; title: string; content: string; summary: string; tags: string[]; writes: number }
   >();
   const requeued: string[] = [];
+  /** What search answers as similar (links.suggest), and the proposals graph recorded per capture. */
+  const similar: Array<{ id: string; score: number }> = [];
+  const suggestCalls: Array<{ text: string; exclude_ids: string[] }> = [];
+  const proposals = new Map<string, Array<{ id: string; score: number }>>();
 
   const held = (c: FakeCapture, runId: string) => {
     if (c.run.run_id !== runId || c.run.status !== 'processing') throw conflict();
@@ -162,7 +166,34 @@ export function fakeServices(now: () => number = Date.now) {
             };
           },
         },
+        proposals: {
+          record: async (input: { capture_id: string; links: Array<{ id: string; score: number }> }) => {
+            proposals.set(input.capture_id, input.links);
+            return {
+              proposals: input.links.map((l, i) => ({
+                id: `prop_01jd8x6q1bf5r3v2m9w7k4t${String(i).padStart(3, '0')}`,
+                kind: 'link',
+                target_id: l.id,
+                score: l.score,
+                model: 'test-embedder',
+                reason: `similar (${l.score})`,
+              })),
+            };
+          },
+        },
       }) as unknown as ServiceClient<typeof graphApi>,
+  };
+  const searchHandle: ServiceHandle<typeof searchApi> = {
+    service: 'search',
+    as: () =>
+      ({
+        links: {
+          suggest: async (input: { text: string; exclude_ids: string[] }) => {
+            suggestCalls.push({ text: input.text, exclude_ids: input.exclude_ids });
+            return { hits: similar.filter((h) => !input.exclude_ids.includes(h.id)), model: 'test-embedder' };
+          },
+        },
+      }) as unknown as ServiceClient<typeof searchApi>,
   };
 
   let seq = 0;
@@ -172,6 +203,10 @@ export function fakeServices(now: () => number = Date.now) {
     requeued,
     capturesHandle,
     graphHandle,
+    searchHandle,
+    similar,
+    suggestCalls,
+    proposals,
     /** Adds a pending capture with a queued run; returns the job the queued event would carry. */
     add(over: Partial<Capture> & { raw_text?: string | null; bytes?: Buffer; mime?: string }) {
       seq++;

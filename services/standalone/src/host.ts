@@ -118,6 +118,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     logger: child('ingest-worker'),
     captures: local('ingest-worker', 'captures', capturesApi, captures.router, child('captures')),
     graph: local('ingest-worker', 'graph', graphApi, graph.router, child('graph')),
+    search: local('ingest-worker', 'search', searchApi, search.router, child('search')),
     config,
   });
   const modules = [auth, para, graph, captures, search, ingest];

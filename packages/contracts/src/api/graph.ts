@@ -15,6 +15,14 @@ import {
 import { ById, text } from '../common';
 import { CaptureId } from '../ids';
 import { GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '../graph-views';
+import {
+  ListProposalsQuery,
+  Proposal,
+  ProposalDecision,
+  ProposalList,
+  RecordProposalsInput,
+  RecordProposalsOutput,
+} from '../proposals';
 
 /**
  * An archive/restore command for a PARA item's associations, with the item's
@@ -124,6 +132,16 @@ export const graphApi = {
   /** The ingest worker's write: create or replace the node of a capture (status `raw` when created). */
   captures: {
     upsertNode: mutation('tenant', UpsertCaptureNodeInput, UpsertCaptureNodeOutput, ['ingest-worker']),
+  },
+  /**
+   * Machine-made proposals for a capture's node (links, a PARA item): recorded by the ingest
+   * worker, listed, accepted or dismissed by a person (docs/API.md "Proposals").
+   */
+  proposals: {
+    record: mutation('tenant', RecordProposalsInput, RecordProposalsOutput, ['ingest-worker']),
+    list: query('tenant', ById.extend(ListProposalsQuery.shape), ProposalList, ['gateway']),
+    accept: mutation('tenant', ById.extend({ proposal_id: text({ max: 64 }) }), ProposalDecision, ['gateway']),
+    dismiss: mutation('tenant', ById.extend({ proposal_id: text({ max: 64 }) }), Proposal, ['gateway']),
   },
   search: {
     keyword: query('tenant', KeywordSearchInput, KeywordSearchOutput, ['gateway', 'search']),

@@ -25,7 +25,8 @@ export const paraApi = {
       ['graph'],
     ),
     tree: query('tenant', z.object({}), ParaTree, ['gateway']),
-    list: query('tenant', ListParaQuery, ParaItemList, ['gateway']),
+    /** graph: the active items a capture's node is matched against (proposals). */
+    list: query('tenant', ListParaQuery, ParaItemList, ['gateway', 'graph']),
     get: query('tenant', ById, ParaItem, ['gateway']),
     create: mutation('tenant', CreateParaItemInput, ParaItem, ['gateway']),
     update: mutation('tenant', ById.extend({ patch: UpdateParaItemInput }), ParaItem, ['gateway']),

@@ -32,7 +32,7 @@ export const searchApi = {
   },
   /** Nodes similar to a text (GET /links/suggestions). */
   links: {
-    suggest: query('tenant', SuggestLinksInput, SuggestLinksOutput, ['gateway']),
+    suggest: query('tenant', SuggestLinksInput, SuggestLinksOutput, ['gateway', 'ingest-worker']),
   },
   /** Ranked context nodes for an AI session (POST /context). */
   context: {

@@ -90,7 +90,14 @@ export function recordStage(
       ...markdown,
       leaseUntil: new Date(ctx.now().getTime() + (leaseMs ?? ctx.leaseMs)),
     });
-    await recordActivity(tx, ctx, updated, 'stage_completed', { run_id: run.id, stage: s.name, model: s.model });
+    // A stage that proposes (stage 5) says how many proposals it made.
+    const proposals = Array.isArray(s.output['proposals']) ? { proposals: s.output['proposals'].length } : {};
+    await recordActivity(tx, ctx, updated, 'stage_completed', {
+      run_id: run.id,
+      stage: s.name,
+      model: s.model,
+      ...proposals,
+    });
     return { recorded };
   });
 }

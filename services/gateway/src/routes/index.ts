@@ -9,6 +9,7 @@ import type { EventFeed } from '../events/feed';
 import { graphRoutes } from './graph';
 import { meRoutes } from './me';
 import { nodeRoutes } from './nodes';
+import { proposalRoutes } from './proposals';
 import { searchRoutes } from './search';
 import { paraRoutes } from './para';
 import { unbuiltRoutes } from './unbuilt';
@@ -43,6 +44,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
     ),
     ...meRoutes,
     ...nodeRoutes,
+    ...proposalRoutes,
     ...searchRoutes,
     ...graphRoutes,
     ...paraRoutes({

@@ -27,12 +27,19 @@ export async function upsertCaptureNode(
   const created = await tenantWrite(ctx, tenantId, async (tx) => {
     const before = await findNode(tx, tenantId, id, true);
     if (!before) {
-      const node = await insertNode(tx, { id, tenantId, paraItemIds: [], ...fields });
+      const node = await insertNode(tx, {
+        id,
+        tenantId,
+        paraItemIds: [],
+        sourceCaptureId: input.capture_id,
+        ...fields,
+      });
       const version = await recordWrite(tx, tenantId, { nodes: 1 }, nodeChange(node));
       await nodeCreated(tx, node, version, ctx.now());
       return true;
     }
-    const updated = (await updateNode(tx, tenantId, id, fields, ctx.now()))!;
+    // sourceCaptureId is written again: a node made before the column existed gains it on reingest.
+    const updated = (await updateNode(tx, tenantId, id, { ...fields, sourceCaptureId: input.capture_id }, ctx.now()))!;
     const version = await recordWrite(tx, tenantId, {}, nodeChange(updated));
     await nodeUpdated(tx, updated, changedFields(before, updated), version, ctx.now());
     return false;

@@ -47,6 +47,7 @@ export const toNode = (n: StoredNode, assignments: AssignmentRow[]): Node => ({
     assigned_at: iso(a.assignedAt),
   })),
   status: n.status,
+  source_capture_id: n.sourceCaptureId,
   created_at: iso(n.createdAt),
   updated_at: iso(n.updatedAt),
 });
@@ -164,6 +165,7 @@ export async function searchNodes(ctx: GraphContext, tenantId: string, q: ListNo
     ...(q.status ? { status: q.status } : {}),
     ...(q.para_item_id !== undefined ? { paraItemId: q.para_item_id } : {}),
     ...(q.orphan !== undefined ? { orphan: q.orphan } : {}),
+    ...(q.source_capture_id !== undefined ? { sourceCaptureId: q.source_capture_id } : {}),
   };
   const offset = (q.page - 1) * q.per_page;
   const { rows, total } =

@@ -38,6 +38,7 @@ export interface KeywordFilter {
   status?: NodeRow['status'];
   paraItemId?: string;
   orphan?: boolean;
+  sourceCaptureId?: string;
 }
 
 export interface KeywordPage {
@@ -53,6 +54,7 @@ function filterSql(tenantId: string, f: KeywordFilter): SQL {
   if (f.paraItemId !== undefined) parts.push(sql`n.para_item_ids @> array[${f.paraItemId}]::text[]`);
   if (f.orphan === true) parts.push(sql`cardinality(n.para_item_ids) = 0`);
   if (f.orphan === false) parts.push(sql`cardinality(n.para_item_ids) > 0`);
+  if (f.sourceCaptureId !== undefined) parts.push(sql`n.source_capture_id = ${f.sourceCaptureId}`);
   return sql.join(parts, sql` and `);
 }
 

@@ -17,6 +17,7 @@ export const columns = {
   paraItemIds: nodes.paraItemIds,
   status: nodes.status,
   connectionCount: nodes.connectionCount,
+  sourceCaptureId: nodes.sourceCaptureId,
   createdAt: nodes.createdAt,
   updatedAt: nodes.updatedAt,
 };
@@ -24,7 +25,7 @@ export type StoredNode = Omit<NodeRow, 'search' | 'searchLength'>;
 
 export async function insertNode(
   db: DbOrTx,
-  row: { id: string; tenantId: string; paraItemIds: string[] } & Omit<NodeFields, 'status'>,
+  row: { id: string; tenantId: string; paraItemIds: string[]; sourceCaptureId?: string } & Omit<NodeFields, 'status'>,
 ): Promise<StoredNode> {
   const [created] = await db
     .insert(nodes)
@@ -42,7 +43,13 @@ export async function findNode(db: DbOrTx, tenantId: string, id: string, lock = 
   return row ?? null;
 }
 
-export async function updateNode(db: DbOrTx, tenantId: string, id: string, patch: Partial<NodeFields>, now: Date) {
+export async function updateNode(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+  patch: Partial<NodeFields> & { sourceCaptureId?: string },
+  now: Date,
+) {
   const [row] = await db
     .update(nodes)
     .set({ ...patch, ...(patch.tags ? { tagsText: patch.tags.join(' ') } : {}), updatedAt: now })
@@ -73,6 +80,7 @@ export interface ListFilter {
   status?: NodeRow['status'];
   paraItemId?: string;
   orphan?: boolean;
+  sourceCaptureId?: string;
 }
 
 /** The tenant's nodes of `ids`, in any order. */
@@ -91,6 +99,7 @@ export function listQueries(db: DbOrTx, tenantId: string, filter: ListFilter, li
   if (filter.paraItemId) where.push(arrayContains(nodes.paraItemIds, [filter.paraItemId]));
   if (filter.orphan === true) where.push(sql`cardinality(${nodes.paraItemIds}) = 0`);
   if (filter.orphan === false) where.push(sql`cardinality(${nodes.paraItemIds}) > 0`);
+  if (filter.sourceCaptureId !== undefined) where.push(eq(nodes.sourceCaptureId, filter.sourceCaptureId));
   const condition = and(...where);
   return {
     page: db

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
 
@@ -48,6 +49,8 @@ export const nodes = graph.table(
       .default('raw'),
     /** Distinct neighbours, maintained on every link change. */
     connectionCount: integer().notNull().default(0),
+    /** The capture the node was made from (ingest worker); null for a hand-made node. Kept when the capture goes. */
+    sourceCaptureId: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     search: tsvector().generatedAlwaysAs(sql.raw(SEARCH_VECTOR)),
@@ -64,6 +67,7 @@ export const nodes = graph.table(
     index('nodes_para_item_ids_idx').using('gin', t.paraItemIds),
     index('nodes_search_idx').using('gin', t.search),
     index('nodes_tenant_search_length_idx').on(t.tenantId, t.searchLength),
+    index('nodes_tenant_source_capture_idx').on(t.tenantId, t.sourceCaptureId),
     index('nodes_tenant_raw_updated_idx')
       .on(t.tenantId, t.updatedAt)
       .where(sql`status = 'raw'`),
@@ -115,6 +119,38 @@ export const paraItemVersions = graph.table(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.paraItemId] })],
+);
+
+/**
+ * Machine-made proposals for a capture's node: a link to a similar node or a PARA item,
+ * pending until a person accepts or dismisses it (domain/proposals.ts). One row per node,
+ * kind and target, so a reingest replaces pending ones and never repeats a decided one.
+ */
+export const proposals = graph.table(
+  'proposals',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    nodeId: text()
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    captureId: text().notNull(),
+    kind: text({ enum: ['link', 'para_item'] }).notNull(),
+    targetId: text().notNull(),
+    targetTitle: text().notNull(),
+    score: doublePrecision().notNull(),
+    model: text().notNull(),
+    reason: text().notNull(),
+    status: text({ enum: ['pending', 'accepted', 'dismissed'] })
+      .notNull()
+      .default('pending'),
+    createdAt: createdAt(),
+    decidedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('proposals_tenant_node_kind_target_idx').on(t.tenantId, t.nodeId, t.kind, t.targetId),
+    index('proposals_tenant_node_status_idx').on(t.tenantId, t.nodeId, t.status),
+  ],
 );
 
 /** Each bidirectional link is stored as two rows, A→B and B→A, with the same type and weight. */

@@ -34,7 +34,7 @@ export const suggestLinks =
       {},
       input.limit + exclude.size,
     );
-    return { hits: hits.filter((h) => !exclude.has(h.id)).slice(0, input.limit) };
+    return { hits: hits.filter((h) => !exclude.has(h.id)).slice(0, input.limit), model: ranker.model };
   };
 
 export const indexingStatus =

@@ -82,6 +82,6 @@ export function createRanker(deps: RankerDeps) {
     return fuse(keyword, sem).slice(0, SEARCH_CANDIDATE_CAP);
   }
 
-  return { embedQuery, similar, semantic, hybrid, keyword: deps.keyword };
+  return { model: deps.embedder.model, embedQuery, similar, semantic, hybrid, keyword: deps.keyword };
 }
 export type Ranker = ReturnType<typeof createRanker>;

@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphApi } from '@kg/contracts';
+import { connectService } from '@kg/trpc';
+import { HARNESS_TIMEOUT, graphHarness, identity, problemOf, statusOf, type GraphHarness } from '../testing';
+import { captureNodeId } from './capture-nodes';
+import { LINK_PROPOSAL_MIN_SCORE, MAX_LINK_PROPOSALS } from './proposals';
+
+const COMPOST = 'para_01jd8x6q1bf5r3v2m9w7k4t0za';
+const BEES = 'para_01jd8x6q1bf5r3v2m9w7k4t0zb';
+const cap = (n: number) => `cap_01jd8x6q1bf5r3v2m9w7k4t${String(n).padStart(3, '0')}`;
+
+let h: GraphHarness;
+let worker: (n: number) => ReturnType<ReturnType<typeof connectService<typeof graphApi>>['as']>;
+beforeAll(async () => {
+  h = await graphHarness({
+    para: new Set([COMPOST, BEES]),
+    paraLabels: new Map([
+      [COMPOST, 'Garden composting'],
+      [BEES, 'Beekeeping'],
+    ]),
+  });
+  const client = connectService('ingest-worker', 'graph', graphApi, { kind: 'local', router: h.module.router });
+  worker = (n) => client.as(identity(n));
+}, HARNESS_TIMEOUT);
+afterAll(() => h.database.close());
+
+async function captureNode(tenant: number, captureId: string, title = 'Composting scraps') {
+  const { node } = await worker(tenant).captures.upsertNode({
+    capture_id: captureId,
+    title,
+    content: 'Kitchen scraps and garden leaves turn into compost in a few months.',
+    summary: '',
+    tags: ['compost'],
+  });
+  return node;
+}
+
+describe('source_capture_id', () => {
+  it('names the capture on a node it made, null on a hand-made node, and filters the list', async () => {
+    const node = await captureNode(1, cap(1));
+    expect(node.source_capture_id).toBe(cap(1));
+    const hand = await h.as(1).nodes.create({ title: 'By hand' });
+    expect(hand.source_capture_id).toBeNull();
+    const page = await h.as(1).nodes.list({ source_capture_id: cap(1), page: 1, per_page: 20 });
+    expect(page.data.map((n) => n.id)).toEqual([node.id]);
+    const keyword = await h.as(1).nodes.list({ query: 'compost', source_capture_id: cap(1), page: 1, per_page: 20 });
+    expect(keyword.data.map((n) => n.id)).toEqual([node.id]);
+    // Another tenant's capture id matches nothing.
+    expect((await h.as(2).nodes.list({ source_capture_id: cap(1), page: 1, per_page: 20 })).total).toBe(0);
+  });
+});
+
+describe('proposals', () => {
+  it('records link proposals above the threshold (not the node itself, not linked ones) and a PARA item', async () => {
+    const node = await captureNode(3, cap(2));
+    const a = await h.as(3).nodes.create({ title: 'Worm bins' });
+    const b = await h.as(3).nodes.create({ title: 'Leaf mould' });
+    const linked = await h.as(3).nodes.create({ title: 'Already linked' });
+    await h.as(3).links.replace({ id: node.id, links: [{ target_id: linked.id, type: 'related', weight: 1 }] });
+    const { proposals } = await worker(3).proposals.record({
+      capture_id: cap(2),
+      links: [
+        { id: node.id, score: 0.99 },
+        { id: linked.id, score: 0.9 },
+        { id: a.id, score: 0.8 },
+        { id: b.id, score: LINK_PROPOSAL_MIN_SCORE - 0.01 },
+        { id: 'node_01jd8x6q1bf5r3v2m9w7k4t999', score: 0.7 },
+      ],
+      link_model: 'test-model',
+    });
+    expect(proposals.map((p) => [p.kind, p.target_id, p.status])).toEqual([
+      ['link', a.id, 'pending'],
+      ['para_item', COMPOST, 'pending'],
+    ]);
+    expect(proposals[0]).toMatchObject({
+      node_id: node.id,
+      capture_id: cap(2),
+      target_title: 'Worm bins',
+      score: 0.8,
+      model: 'test-model',
+      reason: expect.stringContaining('“Worm bins”: cosine similarity 0.80'),
+      decided_at: null,
+    });
+    expect(proposals[1]!.model).toMatch(/ts_rank_cd/);
+    expect(proposals[1]!.score).toBeGreaterThanOrEqual(0.3);
+    expect(proposals[1]!.reason).toMatch(/shares the words .*compost.* with the project “Garden composting”/);
+  });
+
+  it('keeps at most MAX_LINK_PROPOSALS, the most similar', async () => {
+    await captureNode(4, cap(3), 'Unrelated title');
+    const others = [];
+    for (let i = 0; i < MAX_LINK_PROPOSALS + 2; i++) others.push(await h.as(4).nodes.create({ title: `n${i}` }));
+    const { proposals } = await worker(4).proposals.record({
+      capture_id: cap(3),
+      links: others.map((n, i) => ({ id: n.id, score: 0.5 + i / 100 })),
+      link_model: 'm',
+    });
+    const links = proposals.filter((p) => p.kind === 'link');
+    expect(links.map((p) => p.target_id).sort()).toEqual(
+      others
+        .slice(-MAX_LINK_PROPOSALS)
+        .map((n) => n.id)
+        .sort(),
+    );
+  });
+
+  it('a reingest replaces pending proposals and never repeats a decided one', async () => {
+    const node = await captureNode(5, cap(4));
+    const [a, b, c] = [
+      await h.as(5).nodes.create({ title: 'A' }),
+      await h.as(5).nodes.create({ title: 'B' }),
+      await h.as(5).nodes.create({ title: 'C' }),
+    ];
+    const record = (links: Array<{ id: string; score: number }>) =>
+      worker(5).proposals.record({ capture_id: cap(4), links, link_model: 'm' });
+    const first = await record([
+      { id: a.id, score: 0.9 },
+      { id: b.id, score: 0.8 },
+    ]);
+    const toA = first.proposals.find((p) => p.target_id === a.id)!;
+    await h.as(5).proposals.dismiss({ id: node.id, proposal_id: toA.id });
+    await record([
+      { id: a.id, score: 0.9 },
+      { id: c.id, score: 0.7 },
+    ]);
+    await record([
+      { id: a.id, score: 0.9 },
+      { id: c.id, score: 0.7 },
+    ]);
+    const all = (await h.as(5).proposals.list({ id: node.id })).data;
+    expect(all.map((p) => [p.target_id, p.status]).sort()).toEqual(
+      [
+        [a.id, 'dismissed'],
+        [c.id, 'pending'],
+        [COMPOST, 'pending'],
+      ].sort(),
+    );
+    const pending = (await h.as(5).proposals.list({ id: node.id, status: 'pending' })).data;
+    expect(pending).toHaveLength(2);
+  });
+
+  it('accepting a link proposal links both ways (related, weight the score); deciding twice is 409', async () => {
+    const node = await captureNode(6, cap(5));
+    const a = await h.as(6).nodes.create({ title: 'Target' });
+    const { proposals } = await worker(6).proposals.record({
+      capture_id: cap(5),
+      links: [{ id: a.id, score: 0.8765 }],
+      link_model: 'm',
+    });
+    const p = proposals.find((x) => x.kind === 'link')!;
+    const decision = await h.as(6).proposals.accept({ id: node.id, proposal_id: p.id });
+    expect(decision).toMatchObject({
+      proposal: { id: p.id, status: 'accepted', decided_at: expect.any(String) },
+      link: { target_id: a.id, type: 'related', weight: 0.88 },
+      para_assignment: null,
+      created: true,
+    });
+    expect((await h.as(6).links.related({ id: a.id, limit: 10 })).nodes.map((n) => n.id)).toEqual([node.id]);
+    const again = await problemOf(h.as(6).proposals.accept({ id: node.id, proposal_id: p.id }));
+    expect(again).toMatchObject({ status: 409, detail: 'The proposal was already accepted' });
+    expect(await statusOf(h.as(6).proposals.dismiss({ id: node.id, proposal_id: p.id }))).toBe(409);
+  });
+
+  it('accepting a PARA proposal assigns the item as a person would; dismissing changes nothing else', async () => {
+    const node = await captureNode(7, cap(6));
+    const { proposals } = await worker(7).proposals.record({ capture_id: cap(6), links: [], link_model: 'm' });
+    const p = proposals.find((x) => x.kind === 'para_item')!;
+    const decision = await h.as(7).proposals.accept({ id: node.id, proposal_id: p.id });
+    expect(decision).toMatchObject({
+      link: null,
+      para_assignment: { para_item_id: COMPOST, state: 'active', assigned_by: 'user' },
+      created: true,
+    });
+    expect((await h.as(7).nodes.get({ id: node.id })).para_item_ids).toEqual([COMPOST]);
+    // A node holding a PARA item gets no PARA proposal on the next run.
+    const next = await worker(7).proposals.record({ capture_id: cap(6), links: [], link_model: 'm' });
+    expect(next.proposals).toEqual([]);
+
+    const other = await captureNode(7, cap(7));
+    const q = (await worker(7).proposals.record({ capture_id: cap(7), links: [], link_model: 'm' })).proposals[0]!;
+    expect((await h.as(7).proposals.dismiss({ id: other.id, proposal_id: q.id })).status).toBe('dismissed');
+    expect((await h.as(7).nodes.get({ id: other.id })).para_item_ids).toEqual([]);
+  });
+
+  it('a target deleted since answers 409 and the proposal stays pending', async () => {
+    const node = await captureNode(8, cap(8));
+    const a = await h.as(8).nodes.create({ title: 'Soon gone' });
+    const { proposals } = await worker(8).proposals.record({
+      capture_id: cap(8),
+      links: [{ id: a.id, score: 0.9 }],
+      link_model: 'm',
+    });
+    const p = proposals.find((x) => x.kind === 'link')!;
+    await h.as(8).nodes.delete({ id: a.id });
+    const problem = await problemOf(h.as(8).proposals.accept({ id: node.id, proposal_id: p.id }));
+    expect(problem).toMatchObject({ status: 409, detail: expect.stringContaining('was deleted since') });
+    const listed = (await h.as(8).proposals.list({ id: node.id })).data.find((x) => x.id === p.id)!;
+    expect(listed.status).toBe('pending');
+    expect((await h.as(8).proposals.dismiss({ id: node.id, proposal_id: p.id })).status).toBe('dismissed');
+  });
+
+  it('another tenant sees 404 for the node’s proposals, accept and dismiss', async () => {
+    const node = await captureNode(9, cap(9));
+    const { proposals } = await worker(9).proposals.record({ capture_id: cap(9), links: [], link_model: 'm' });
+    const p = proposals[0]!;
+    expect(await statusOf(h.as(10).proposals.list({ id: node.id }))).toBe(404);
+    expect(await statusOf(h.as(10).proposals.accept({ id: node.id, proposal_id: p.id }))).toBe(404);
+    expect(await statusOf(h.as(10).proposals.dismiss({ id: node.id, proposal_id: p.id }))).toBe(404);
+    expect(await statusOf(h.as(9).proposals.accept({ id: node.id, proposal_id: 'prop_nope' }))).toBe(404);
+    expect((await h.as(9).proposals.list({ id: node.id, status: 'pending' })).data).toHaveLength(1);
+  });
+
+  it('records nothing for a node deleted before the stage ran', async () => {
+    const node = await captureNode(11, cap(10));
+    await h.as(11).nodes.delete({ id: node.id });
+    const { proposals } = await worker(11).proposals.record({ capture_id: cap(10), links: [], link_model: 'm' });
+    expect(proposals).toEqual([]);
+    expect(captureNodeId(cap(10))).toBe(node.id);
+  });
+});

@@ -1,0 +1,64 @@
+import type { RunState } from '../run-stages';
+import type { RunJob, RunnerDeps } from '../runner';
+import { asStageError, systemIdentity } from '../captures-calls';
+import { digest, type StageResult } from './result';
+
+/** Similar nodes asked of search (graph keeps the best 5 at or above its proposal threshold). */
+export const SIMILAR_ASKED = 10;
+/** The suggestions procedure takes at most this much text (the model reads its first 256 tokens anyway). */
+const MAX_TEXT = 10_000;
+
+export const proposeModel = (embeddingModel: string) =>
+  `propose@1 (links: search suggestions, ${embeddingModel} cosine; PARA item: keyword ts_rank_cd)`;
+
+/** The text a node is compared by: its title, summary and the start of its body. */
+export const proposalText = (title: string, summary: string, markdown: string) =>
+  [title, summary, markdown]
+    .filter((t) => t.trim() !== '')
+    .join('\n\n')
+    .slice(0, MAX_TEXT);
+
+/**
+ * Stage 5: proposes links and a PARA item for the capture's node. The search service embeds the
+ * node's text itself and answers the tenant's most similar nodes (so the node need not be indexed
+ * yet; the node itself is left out); graph filters them, matches the node against the active
+ * PARA items and records the proposals, pending until a person accepts or dismisses them
+ * (replacing the node's earlier pending ones).
+ */
+export async function propose(
+  deps: RunnerDeps,
+  job: RunJob,
+  s: RunState,
+): Promise<StageResult<Record<string, unknown>>> {
+  const who = systemIdentity(job.tenant_id);
+  const nodeId = s.nodeIds![0]!;
+  const text = proposalText(s.capture.title, s.summary!.summary, s.extracted!.markdown);
+  const similar = await deps.search
+    .as(who)
+    .links.suggest({ text, exclude_ids: [nodeId], limit: SIMILAR_ASKED })
+    .catch((err: unknown) => {
+      throw asStageError(err, 'search');
+    });
+  const { proposals } = await deps.graph
+    .as(who)
+    .proposals.record({ capture_id: job.capture_id, links: similar.hits, link_model: similar.model })
+    .catch((err: unknown) => {
+      throw asStageError(err, 'graph');
+    });
+  return {
+    model: proposeModel(similar.model),
+    input_digest: digest({ node_id: nodeId, text }),
+    output: {
+      node_id: nodeId,
+      candidates: similar.hits.length,
+      proposals: proposals.map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        target_id: p.target_id,
+        score: p.score,
+        model: p.model,
+        reason: p.reason,
+      })),
+    },
+  };
+}
