@@ -7,7 +7,13 @@ import { openDatabase } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { verifyAccessToken } from '@kg/tokens';
 import { connectService, problemFromClientError } from '@kg/trpc';
-import { authMigrations, createAuthModule, createOutboxTransport, loadOrCreateKeyMaterial } from './module';
+import {
+  authMigrations,
+  createAuthModule,
+  createOutboxTransport,
+  loadOrCreateKeyMaterial,
+  type AuthDeps,
+} from './module';
 
 export interface OutboxMail {
   to: string;
@@ -21,7 +27,7 @@ export interface OutboxMail {
  * A test rig: the auth module on an in-memory PGlite, an outbox in a temp dir, a movable
  * clock, and the in-process client the one-process host uses.
  */
-export async function createAuthRig() {
+export async function createAuthRig(opts: Pick<AuthDeps, 'oidc' | 'oidcFetch'> = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'kg-auth-test-'));
   const outbox = path.join(dir, 'outbox');
   const database = await openDatabase({ dataDir: null });
@@ -34,6 +40,7 @@ export async function createAuthRig() {
     mail: createOutboxTransport(outbox),
     publicUrl: 'http://kg.test/',
     now: () => clock,
+    ...opts,
   });
   const auth = connectService('gateway', 'auth', authApi, { kind: 'local', router: module.router });
   const anon = auth.as(null);
