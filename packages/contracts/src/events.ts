@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CaptureId, NodeId, TenantId, idSchema } from './ids';
+import { ApiKeyId, CaptureId, NodeId, TenantId, idSchema } from './ids';
 import { NodeStatus } from './nodes';
 import { ParaJobEvent } from './para';
 import { CaptureStatus, QueueReason } from './captures';
@@ -16,6 +16,8 @@ export const TOPICS = {
   captures: 'kg.captures.v1',
   /** Every status change of a capture (capture.changed), for live updates. */
   captureChanges: 'kg.captures.changes.v1',
+  /** API key revocations (api_key.revoked), for the gateways' verified-key caches. */
+  apiKeys: 'kg.auth.api-keys.v1',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -104,12 +106,28 @@ export const CaptureChangeEvent = z.discriminatedUnion('type', [
 ]);
 export type CaptureChangeEvent = z.infer<typeof CaptureChangeEvent>;
 
+/**
+ * `kg.auth.api-keys.v1`, keyed by tenant: an API key was revoked. Every gateway drops the key
+ * from its cache of verified keys at once (otherwise within API_KEY_CACHE_TTL_SECONDS).
+ */
+export const ApiKeyEvent = z.discriminatedUnion('type', [
+  z.object({
+    id: z.string().meta({ description: 'Unique event id (evt_…)' }),
+    type: z.literal('api_key.revoked'),
+    tenant_id: TenantId,
+    occurred_at: z.iso.datetime(),
+    data: z.object({ api_key_id: ApiKeyId }),
+  }),
+]);
+export type ApiKeyEvent = z.infer<typeof ApiKeyEvent>;
+
 export const EVENT_SCHEMAS = {
   [TOPICS.graphNodes]: NodeEvent,
   [TOPICS.graphLinks]: LinkEvent,
   [TOPICS.paraJobs]: ParaJobEvent,
   [TOPICS.captures]: CaptureEvent,
   [TOPICS.captureChanges]: CaptureChangeEvent,
+  [TOPICS.apiKeys]: ApiKeyEvent,
 } as const satisfies Record<Topic, z.ZodType>;
 
 export type EventOf<T extends Topic> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

@@ -8,6 +8,7 @@ const base = {
   INTERNAL_PUBLIC_KEYS: JSON.stringify({ gateway: { kty: 'OKP', crv: 'Ed25519', x: 'g'.repeat(43) } }),
   AUTH_SIGNING_KEY: '{"kty":"OKP"}',
   API_KEY_PEPPER: 'p'.repeat(32),
+  KAFKA_BROKERS: 'kafka:9092',
 };
 const problems = (env: Record<string, string>) => {
   try {

@@ -22,10 +22,13 @@ export const authConfigSchema = z
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     /** Between two prunes of expired magic links and refresh tokens. */
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
+    /** api_key.revoked events go to Kafka (through the auth outbox), for the gateways' key caches. */
+    ...env.kafka,
     /** OpenID Connect sign-in: all three or none. */
     ...oidcEnv,
   })
   .superRefine(checkOidc)
+  .superRefine(env.checkKafka)
   .superRefine((c, ctx) => {
     if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL)
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'required when MAIL_TRANSPORT=smtp' });

@@ -1,4 +1,5 @@
 import { loadConfig } from '@kg/config';
+import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
@@ -27,10 +28,12 @@ try {
       ? createSmtpTransport(config.SMTP_URL!, config.MAIL_FROM)
       : createOutboxTransport(config.OUTBOX_DIR!);
   const database = await openDatabase(postgresOptions(config));
+  const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'auth', logger });
   await runServiceProcess({
     argv: process.argv.slice(2),
     logger,
     database,
+    bus,
     migrations: authMigrations,
     createModule: () =>
       createAuthModule({
@@ -38,6 +41,7 @@ try {
         logger,
         keys,
         mail,
+        bus,
         publicUrl: config.PUBLIC_URL,
         pruneIntervalMs: config.PRUNE_INTERVAL_MS,
         oidc: oidcSettings(config),

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
@@ -6,6 +7,7 @@ import type { KeyMaterial } from './keys/material';
 import type { MailTransport } from './mail/transport';
 import { createAuthRouter } from './router';
 import { createAuthPruneJob } from './domain/prune';
+import { outbox } from './store/schema';
 import type { OidcSettings } from './oidc/config';
 import { createOidcProvider, type OidcProviderOptions } from './oidc/provider';
 import { oidcCallbackUrl } from './oidc/sign-in';
@@ -35,6 +37,12 @@ export interface AuthDeps {
   now?: () => Date;
   /** Between two prunes of expired magic links and refresh tokens (default one hour). */
   pruneIntervalMs?: number;
+  /**
+   * Where api_key.revoked events go (through the outbox); the gateways drop revoked keys from
+   * their caches. Both modes pass one; without it (unit tests) events stay in the outbox.
+   */
+  bus?: EventBus;
+  outboxPollMs?: number;
   /** OpenID Connect sign-in (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET); null/absent: off. */
   oidc?: OidcSettings | null;
   /** Tests only: a fetch that sees every call to the OpenID provider. */
@@ -48,6 +56,15 @@ export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
     logger: deps.logger,
     intervalMs: deps.pruneIntervalMs ?? 3600_000,
   });
+  const relay = deps.bus
+    ? createOutboxRelay({
+        db: deps.database.db,
+        table: outbox,
+        bus: deps.bus,
+        logger: deps.logger,
+        ...(deps.outboxPollMs ? { pollMs: deps.outboxPollMs } : {}),
+      })
+    : null;
   const publicUrl = deps.publicUrl ?? DEFAULT_PUBLIC_URL;
   const oidc = deps.oidc
     ? createOidcProvider({
@@ -66,12 +83,19 @@ export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
     oidc,
     now: deps.now ?? (() => new Date()),
     lastUsedWrites: new Map(),
+    afterCommit: () => relay?.wake(),
   });
   return {
     name: 'auth',
     router,
-    start: async () => prune.start(),
-    stop: () => prune.stop(),
+    start: async () => {
+      prune.start();
+      relay?.start();
+    },
+    stop: async () => {
+      await prune.stop();
+      await relay?.stop();
+    },
     ready: () => deps.database.ping(),
   };
 }

@@ -8,6 +8,7 @@ import type { GatewayHttpConfig } from './config';
 import type { GatewayPeers } from './peers';
 import { createAuthenticator } from './http/authenticate';
 import { ApiKeyCache } from './http/api-key-cache';
+import { ApiKeyCache } from './http/api-key-cache';
 import { problem, sendProblem, toProblem } from './http/problem';
 import { groupLimits, requestError, routeHandler } from './http/route-handler';
 import { mountMethodNotAllowed } from './http/method-not-allowed';
@@ -36,6 +37,9 @@ export interface GatewayDeps {
 }
 
 export const API_PREFIX = '/api/v1';
+
+export const apiKeyCache = (config: GatewayHttpConfig) =>
+  new ApiKeyCache({ ttlSeconds: config.API_KEY_CACHE_TTL_SECONDS, maxEntries: config.API_KEY_CACHE_MAX_ENTRIES });
 
 export const apiKeyCache = (config: GatewayHttpConfig) =>
   new ApiKeyCache({ ttlSeconds: config.API_KEY_CACHE_TTL_SECONDS, maxEntries: config.API_KEY_CACHE_MAX_ENTRIES });
@@ -71,11 +75,12 @@ export function createGatewayApp(deps: GatewayDeps) {
 
   const api = express.Router();
   const json = express.json({ limit: config.JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
-  const authenticate = createAuthenticator(peers, deps.keys, deps.apiKeys ?? apiKeyCache(config));
+  const apiKeys = deps.apiKeys ?? apiKeyCache(config);
+  const authenticate = createAuthenticator(peers, deps.keys, apiKeys);
   const limits = groupLimits(kv, config);
   // Bodies are parsed only where an operation takes one (elsewhere they are ignored, never a 413).
   for (const route of routes)
-    api[route.method](route.path, ...(route.body ? [json] : []), routeHandler(route, peers, authenticate, limits));
+    api[route.method](route.path, ...(route.body ? [json] : []), routeHandler(route, peers, authenticate, limits, apiKeys));
   mountMethodNotAllowed(api, routes);
   api.use((req, res) =>
     sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.baseUrl}${req.path}`)),

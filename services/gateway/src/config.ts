@@ -40,6 +40,14 @@ export const gatewayHttpSchema = z.object({
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   /** Most verified API keys held in memory per gateway process. */
   API_KEY_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
+  /**
+   * How long a verified API key is trusted without asking the auth service (seconds; 0: ask
+   * every time). A revocation reaches the gateway as an event and drops the key at once;
+   * this is the bound when that event is late. At most 300 s.
+   */
+  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  /** Most verified API keys held in memory per gateway process. */
+  API_KEY_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   /** Express `trust proxy`: hops of proxies whose X-Forwarded-For is trusted (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** The built dashboard served at / (npm run build:dashboard writes it). */

@@ -8,7 +8,8 @@ import { createLogger } from '@kg/logger';
 import { createMetrics, failFast, serveMetrics } from '@kg/service-kit';
 import { createInternalTokenSigner, createJwksCache } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
-import { createGatewayApp } from './app';
+import { apiKeyCache, createGatewayApp } from './app';
+import { revocationsFromBus } from './http/api-key-revocations';
 import { gatewayConfigSchema } from './config';
 import { createEventFeed, feedFromBus } from './events/feed';
 import { PEER_CONTRACTS, type GatewayPeers } from './peers';
@@ -48,11 +49,15 @@ try {
   // from the newest message on, and fans them out to the streams it holds.
   const events = createEventFeed();
   const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'gateway', logger });
-  await feedFromBus(bus, events, `gateway-events-${hostname()}-${randomUUID().slice(0, 8)}`, logger);
+  const group = `gateway-events-${hostname()}-${randomUUID().slice(0, 8)}`;
+  await feedFromBus(bus, events, group, logger);
+  // Verified API keys are kept API_KEY_CACHE_TTL_SECONDS; a revocation event drops one at once.
+  const apiKeys = apiKeyCache(config);
+  await revocationsFromBus(bus, apiKeys, group, logger);
   bus
     .start()
     .catch((err: unknown) => logger.error({ err }, 'live events unavailable: the Kafka consumer did not start'));
-  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready, metrics, events });
+  const app = createGatewayApp({ config, peers, kv, logger, keys: jwks.resolver, ready, metrics, events, apiKeys });
   const server: Server = app.listen(config.PORT, config.HOST, () =>
     logger.info({ port: config.PORT }, 'gateway listening'),
   );

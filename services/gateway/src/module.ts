@@ -1,4 +1,5 @@
-export { createGatewayApp, API_PREFIX, type GatewayDeps } from './app';
+export { createGatewayApp, API_PREFIX, apiKeyCache, type GatewayDeps } from './app';
+export { revocationsFromBus } from './http/api-key-revocations';
 export { gatewayHttpSchema, gatewayConfigSchema, type GatewayHttpConfig, type GatewayConfig } from './config';
 export { PEER_CONTRACTS, type GatewayPeers } from './peers';
 export { buildOpenApiDocument } from './openapi/document';

@@ -10,7 +10,14 @@ import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
 import { connectService, type ServiceHandle } from '@kg/trpc';
 import { createMetrics, serveMetrics } from '@kg/service-kit';
-import { createEventFeed, createGatewayApp, feedFromBus, type GatewayPeers } from '@kg/service-gateway/module';
+import {
+  apiKeyCache,
+  createEventFeed,
+  createGatewayApp,
+  feedFromBus,
+  revocationsFromBus,
+  type GatewayPeers,
+} from '@kg/service-gateway/module';
 import {
   authMigrations,
   createAuthModule,
@@ -73,6 +80,8 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     logger: child('auth'),
     keys: await loadOrCreateKeyMaterial(dataDir),
     mail,
+    bus,
+    outboxPollMs: config.OUTBOX_POLL_MS,
     publicUrl: config.PUBLIC_URL,
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
     oidc: oidcSettings(config),
@@ -126,6 +135,9 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   // GET /events: capture and node changes from the in-process bus, fanned out to the open streams.
   const events = createEventFeed();
   await feedFromBus(bus, events, 'gateway-events', child('gateway'));
+  // Verified API keys, dropped at once when auth publishes their revocation (in-process bus).
+  const apiKeys = apiKeyCache(config);
+  await revocationsFromBus(bus, apiKeys, 'gateway-api-keys', child('gateway'));
   await bus.start();
 
   const peers: GatewayPeers = {
@@ -146,6 +158,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     logger: child('gateway'),
     keys: jwks.resolver,
     events,
+    apiKeys,
     ready: async () => (await Promise.all(modules.map((m) => m.ready()))).every(Boolean),
   });
   const server = await new Promise<Server>((resolve) => {

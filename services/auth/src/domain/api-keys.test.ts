@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { Identity } from '@kg/contracts';
 import { createAuthRig, statusOf, type AuthRig } from '../testing';
-import { apiKeys } from '../store/schema';
+import { apiKeys, outbox } from '../store/schema';
 import { sha256 } from './secrets';
 
 let rig: AuthRig;
@@ -48,6 +48,7 @@ describe('apiKeys.verify', () => {
       tenantId: me.tenantId,
       subject: me.subject,
       credential: { kind: 'api_key', id },
+      email: 'keys@example.com',
     });
     const wrong = `${id}.${'x'.repeat(43)}`;
     for (const bad of [wrong, id, `${id}.`, `.${key}`, 'key_nope.secret', `${key}x`, `${key.slice(0, -1)}`])
@@ -150,5 +151,24 @@ describe('last_used_at', () => {
     rig.advance(2_000);
     await verify(key);
     expect((await rowOf(id)).lastUsedAt!.getTime()).toBe(first!.getTime() + 61_000);
+  });
+});
+
+describe('api_key.revoked', () => {
+  it('is written to the outbox with the revocation (for the gateways to drop the key from their caches)', async () => {
+    const { id } = await rig.auth.as(me).apiKeys.create({ name: 'evented' });
+    const events = async () =>
+      (await rig.db.select().from(outbox)).filter(
+        (r) => (r.payload as { data: { api_key_id: string } }).data.api_key_id === id,
+      );
+    expect(await events()).toEqual([]);
+    await rig.auth.as(me).apiKeys.revoke({ id });
+    const [row] = await events();
+    expect(row).toMatchObject({ topic: 'kg.auth.api-keys.v1', key: me.tenantId, publishedAt: null });
+    expect(row!.payload).toMatchObject({ type: 'api_key.revoked', tenant_id: me.tenantId, data: { api_key_id: id } });
+    // Another tenant's or an unknown key writes nothing.
+    const other = await rig.identity('other-evented@example.com');
+    await expect(rig.auth.as(other).apiKeys.revoke({ id })).rejects.toThrow();
+    expect(await events()).toHaveLength(1);
   });
 });

@@ -1,4 +1,14 @@
-import { AppError, isId, notFound, unauthorized, type ApiKey, type Identity } from '@kg/contracts';
+import {
+  AppError,
+  TOPICS,
+  isId,
+  notFound,
+  unauthorized,
+  type ApiKey,
+  type ApiKeyEvent,
+  type Identity,
+} from '@kg/contracts';
+import { enqueueEvent, newEventId } from '@kg/bus';
 import { iso, isoOrNull, newId } from '@kg/db';
 import {
   findApiKeyForVerification,
@@ -8,6 +18,7 @@ import {
   touchApiKey,
   type ApiKeyRow,
 } from '../store/api-keys';
+import { outbox } from '../store/schema';
 import type { Deps } from './deps';
 import { SECRET_PATTERN, digestsEqual, hmacSha256, randomSecret, splitCredential } from './secrets';
 import { recordUse } from './last-used';
@@ -60,17 +71,37 @@ export async function createApiKey(deps: Deps, identity: Identity, name: string)
 export const listTenantApiKeys = async (deps: Deps, tenantId: string): Promise<ApiKey[]> =>
   (await listApiKeys(deps.db, tenantId)).map(toApiKey);
 
-/** Revokes a key of the caller's tenant (idempotent). Malformed, unknown or another tenant's: 404. */
+/**
+ * Revokes a key of the caller's tenant (idempotent). Malformed, unknown or another tenant's: 404.
+ * The revocation and its `api_key.revoked` event commit together (outbox): every gateway drops
+ * the key from its cache of verified keys when the event arrives, within API_KEY_CACHE_TTL_SECONDS
+ * at the latest.
+ */
 export async function revokeTenantApiKey(deps: Deps, identity: Identity, id: string): Promise<void> {
   assertSignedInPerson(identity);
-  if (!isId('apiKey', id) || !(await revokeApiKey(deps.db, identity.tenantId, id, deps.now())))
-    throw notFound('API key');
+  if (!isId('apiKey', id)) throw notFound('API key');
+  const found = await deps.db.transaction(async (tx) => {
+    const row = await revokeApiKey(tx, identity.tenantId, id, deps.now());
+    if (row) {
+      const event: ApiKeyEvent = {
+        id: newEventId(),
+        type: 'api_key.revoked',
+        tenant_id: identity.tenantId,
+        occurred_at: deps.now().toISOString(),
+        data: { api_key_id: id },
+      };
+      await enqueueEvent(tx, outbox, TOPICS.apiKeys, event);
+    }
+    return row !== null;
+  });
+  if (!found) throw notFound('API key');
+  deps.afterCommit?.();
 }
 
 /**
  * Verifies a raw key `{key_id}.{secret}` (split at the first dot): looked up by id, the
- * HMAC compared in constant time. Nothing positive is cached, so a revocation holds from
- * the next request on. Malformed, unknown, wrong secret or revoked: 401, all alike.
+ * HMAC compared in constant time. The gateway caches a success for API_KEY_CACHE_TTL_SECONDS
+ * (a revocation event drops it sooner). Malformed, unknown, wrong secret or revoked: 401, all alike.
  */
 export async function verifyApiKey(deps: Deps, raw: string): Promise<Identity> {
   const parts = splitCredential(raw);

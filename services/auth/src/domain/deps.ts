@@ -15,6 +15,8 @@ export interface Deps {
   now: () => Date;
   /** API key id → epoch ms of this process's last `last_used_at` write (see api-keys.ts). */
   lastUsedWrites: Map<string, number>;
+  /** Called after a commit that wrote events into the outbox (api_key.revoked): publish soon. */
+  afterCommit?: () => void;
   /** The configured OpenID provider, or null (OIDC sign-in answers 404). */
   oidc?: OidcProvider | null;
 }

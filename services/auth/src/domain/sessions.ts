@@ -8,7 +8,7 @@ import {
   markRefreshTokenUsed,
   revokeRefreshFamily,
 } from '../store/refresh-tokens';
-import type { User } from '../store/users';
+import { emailOf, type User } from '../store/users';
 import { signAccessToken } from './access-token';
 import { REFRESH_GRACE_MS, REFRESH_TOKEN_TTL_MS, type Deps } from './deps';
 import { SECRET_PATTERN, randomSecret, sha256, splitCredential } from './secrets';
@@ -38,7 +38,8 @@ export async function issueTokenPair(
     createdAt: now,
   });
   return {
-    access_token: await signAccessToken(deps.keys, user, now),
+    // The e-mail rides in the token, so GET /auth/me answers without a lookup.
+    access_token: await signAccessToken(deps.keys, { ...user, email: await emailOf(tx, user.id) }, now),
     refresh_token: `${id}.${secret}`,
     expires_in: ACCESS_TOKEN_TTL_SECONDS,
     token_type: 'Bearer',

@@ -7,6 +7,12 @@ export interface User {
   tenantId: string;
 }
 
+/** The user's e-mail (null: none, e.g. known only through an OpenID provider that vouched for none). */
+export async function emailOf(db: DbOrTx, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? null;
+}
+
 const byEmail = async (db: DbOrTx, email: string): Promise<User | null> => {
   const [row] = await db.select({ id: users.id, tenantId: users.tenantId }).from(users).where(eq(users.email, email));
   return row ?? null;

@@ -6,6 +6,7 @@ import type { GatewayHttpConfig } from '../config';
 import type { GatewayPeers } from '../peers';
 import type { Route } from '../routes/route';
 import type { createAuthenticator } from './authenticate';
+import type { ApiKeyCache } from './api-key-cache';
 import { problem, sendProblem, toProblem } from './problem';
 import { parsePart } from './validate';
 import { enforceLimits } from './rate-limit';
@@ -34,6 +35,7 @@ export function routeHandler(
   peers: GatewayPeers,
   authenticate: ReturnType<typeof createAuthenticator>,
   limits: GroupLimits,
+  apiKeys: ApiKeyCache,
 ) {
   // Service calls made for a request carry its id, so their log lines can be joined to it.
   return (req: Request, res: Response) => withRequestId(String(req.id), () => handle(req, res));
@@ -69,6 +71,7 @@ export function routeHandler(
           body: parsePart(route.body, req.body, 'body'),
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
+          forgetApiKey: (id) => apiKeys.revoke(id),
           raw: req,
         },
         peers,

@@ -1,0 +1,22 @@
+import { TOPICS } from '@kg/contracts';
+import type { EventBus } from '@kg/bus';
+import type { Logger } from '@kg/logger';
+import type { ApiKeyCache } from './api-key-cache';
+
+/**
+ * Drops revoked keys from `cache` as the auth service's `api_key.revoked` events arrive.
+ * Every gateway replica must see every revocation: in the distributed mode each uses a
+ * consumer group of its own, from the newest message on (a fresh process has an empty cache).
+ */
+export async function revocationsFromBus(bus: EventBus, cache: ApiKeyCache, group: string, logger: Logger) {
+  await bus.subscribe({
+    topic: TOPICS.apiKeys,
+    group,
+    fromBeginning: false,
+    maxAttempts: 1,
+    handler: async (event) => {
+      cache.revoke(event.data.api_key_id);
+      logger.debug({ apiKeyId: event.data.api_key_id }, 'revoked API key dropped from the cache');
+    },
+  });
+}
