@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
+import { SEMANTIC_WEIGHT } from './ranking/fusion';
+
+/** Ranking settings, shared by the search process and the one-process host. */
+export const rankingEnv = {
+  /** Semantic weight of hybrid fusion, in [0, 1] (docs/API.md "Hybrid search"; keyword gets 1 − weight). */
+  HYBRID_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(SEMANTIC_WEIGHT),
+};
 
 /** Env of the search service when it runs as its own process. */
 export const searchConfigSchema = z
@@ -8,6 +15,7 @@ export const searchConfigSchema = z
     PORT: env.port(3006),
     ...env.kafka,
     ...env.embeddings,
+    ...rankingEnv,
     /** Graph's base URL: node texts for indexing, keyword candidates for hybrid search. */
     GRAPH_URL: env.url(),
     PEER_TIMEOUT_MS: env.positiveInt(5000),

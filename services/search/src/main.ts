@@ -51,6 +51,7 @@ try {
         indexIntervalMs: config.INDEX_INTERVAL_MS,
         pruneIntervalMs: config.PRUNE_INTERVAL_MS,
         retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
+        hybridSemanticWeight: config.HYBRID_SEMANTIC_WEIGHT,
       }),
     port: config.PORT,
     host: config.HOST,

@@ -16,6 +16,8 @@ import { createRanker } from './ranking/search';
 import { graphKeywordSource, graphLinkSource, graphNodeSource } from './graph-calls';
 import { createContextRanker } from './ranking/context';
 
+export { rankingEnv } from './config';
+
 export const searchMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
   schema: 'search',
@@ -36,6 +38,8 @@ export interface SearchDeps {
   pruneIntervalMs?: number;
   /** How long ledger rows and tombstones are kept (default seven days). */
   retentionMs?: number;
+  /** Semantic weight of hybrid fusion (default SEMANTIC_WEIGHT, ranking/fusion.ts). */
+  hybridSemanticWeight?: number;
 }
 
 /**
@@ -57,6 +61,7 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     vectors: deps.vectors,
     embedder: deps.embedder,
     keyword: graphKeywordSource(deps.graph),
+    ...(deps.hybridSemanticWeight !== undefined ? { semanticWeight: deps.hybridSemanticWeight } : {}),
   });
   const context = createContextRanker({
     db: deps.database.db,

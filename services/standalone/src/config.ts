@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { env } from '@kg/config';
 import { gatewayHttpSchema } from '@kg/service-gateway/module';
 import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
+import { rankingEnv } from '@kg/service-search/module';
 import { checkOidc, oidcEnv } from '@kg/service-auth/module';
 
 /** Env of the one-process host: every service in one process, all state under DATA_DIR. */
@@ -23,6 +24,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     ...env.embeddings,
     /** Between two search indexing passes when nothing is pending. */
     INDEX_INTERVAL_MS: env.positiveInt(200),
+    /** Search ranking (services/search/src/config.ts). */
+    ...rankingEnv,
     /** OpenID Connect sign-in (services/auth/src/oidc/config.ts): all three or none. */
     ...oidcEnv,
   })

@@ -120,6 +120,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     indexIntervalMs: config.INDEX_INTERVAL_MS,
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
     retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
+    hybridSemanticWeight: config.HYBRID_SEMANTIC_WEIGHT,
   });
   // The ingest worker reaches captures (pipeline procedures) and graph (captures.upsertNode) in process.
   const ingest = await createIngestWorkerModule({

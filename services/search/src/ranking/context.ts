@@ -3,7 +3,7 @@ import type { Db } from '@kg/db';
 import type { IndexedNode, NodeSource } from '../indexing/indexer';
 import { nodePassages } from '../indexing/text';
 import { recentDocuments } from '../store/documents';
-import { minMax, SEMANTIC_WEIGHT } from './fusion';
+import { minMax } from './fusion';
 import type { Ranker } from './search';
 
 /** A link of a focus node, as graph's `search.links` answers it. */
@@ -76,7 +76,7 @@ export function createContextRanker(deps: ContextDeps) {
   /**
    * Similarity of candidates to the focus, in [0, 1], by the request's mode: cosine to the
    * focus nodes' first passages (semantic), min-max normalised BM25 of their titles (keyword),
-   * or 0.65 × cosine + 0.35 × normalised BM25 (hybrid, the weights of hybrid search; the cosine
+   * or w × cosine + (1 − w) × normalised BM25 (hybrid, w the semantic weight of hybrid search; the cosine
    * is not min-max normalised here, so a lone weak candidate does not count as a perfect one).
    */
   async function similarToFocus(
@@ -105,9 +105,8 @@ export function createContextRanker(deps: ContextDeps) {
     if (mode === 'keyword') return k;
     if (mode === 'semantic') return cos;
     const ids = new Set([...k.keys(), ...cos.keys()]);
-    return new Map(
-      [...ids].map((id) => [id, SEMANTIC_WEIGHT * (cos.get(id) ?? 0) + (1 - SEMANTIC_WEIGHT) * (k.get(id) ?? 0)]),
-    );
+    const w = deps.ranker.semanticWeight;
+    return new Map([...ids].map((id) => [id, w * (cos.get(id) ?? 0) + (1 - w) * (k.get(id) ?? 0)]));
   }
 
   async function rank(tenantId: string, focusIds: string[], mode: 'keyword' | 'semantic' | 'hybrid') {

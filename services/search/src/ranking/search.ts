@@ -2,7 +2,7 @@ import { SEARCH_CANDIDATE_CAP } from '@kg/contracts';
 import type { Embedder } from '@kg/embeddings';
 import type { VectorFilter, VectorIndex } from '@kg/vectors';
 import { nodesCollection } from '../indexing/indexer';
-import { fuse, type Scored } from './fusion';
+import { fuse, SEMANTIC_WEIGHT, type Scored } from './fusion';
 
 /**
  * Cosine floor of semantic answers: MiniLM scores unrelated short texts around 0 to 0.15 and
@@ -31,6 +31,8 @@ export interface RankerDeps {
   vectors: VectorIndex;
   embedder: Embedder;
   keyword: KeywordSource;
+  /** Semantic weight of hybrid fusion (HYBRID_SEMANTIC_WEIGHT; default SEMANTIC_WEIGHT). */
+  semanticWeight?: number;
 }
 
 /** Vector filter: tenant, current model, and every filter of the request, pushed down to the index. */
@@ -73,15 +75,31 @@ export function createRanker(deps: RankerDeps) {
     return similar(tenantId, await embedQuery(query), filters, limit);
   }
 
-  /** Fusion of each side's top HYBRID_SIDE_CANDIDATES (see ranking/fusion.ts). */
-  async function hybrid(tenantId: string, query: string, filters: SearchFilters): Promise<Scored[]> {
+  const semanticWeight = deps.semanticWeight ?? SEMANTIC_WEIGHT;
+
+  /** Each side's top HYBRID_SIDE_CANDIDATES, as hybrid fuses them (bench/search tunes the weight on these). */
+  async function hybridSides(tenantId: string, query: string, filters: SearchFilters) {
     const [keyword, sem] = await Promise.all([
       deps.keyword(tenantId, query, filters, HYBRID_SIDE_CANDIDATES),
       semantic(tenantId, query, filters, HYBRID_SIDE_CANDIDATES),
     ]);
-    return fuse(keyword, sem).slice(0, SEARCH_CANDIDATE_CAP);
+    return { keyword, semantic: sem };
   }
 
-  return { model: deps.embedder.model, embedQuery, similar, semantic, hybrid, keyword: deps.keyword };
+  /** Fusion of each side's top HYBRID_SIDE_CANDIDATES (see ranking/fusion.ts). */
+  async function hybrid(tenantId: string, query: string, filters: SearchFilters): Promise<Scored[]> {
+    const sides = await hybridSides(tenantId, query, filters);
+    return fuse(sides.keyword, sides.semantic, semanticWeight).slice(0, SEARCH_CANDIDATE_CAP);
+  }
+
+  return {
+    embedQuery,
+    similar,
+    semantic,
+    hybrid,
+    hybridSides,
+    semanticWeight,
+    keyword: deps.keyword,
+  };
 }
 export type Ranker = ReturnType<typeof createRanker>;
