@@ -36,7 +36,7 @@ const event = (n: IndexedNode): NodeEvent => ({
   tenant_id: tenant,
   occurred_at: '2026-01-01T00:00:00.000Z',
   version: (version += 1),
-  type: 'node.updated',
+  type: 'node.created',
   data: {
     node: {
       id: n.id,
