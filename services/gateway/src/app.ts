@@ -8,7 +8,6 @@ import type { GatewayHttpConfig } from './config';
 import type { GatewayPeers } from './peers';
 import { createAuthenticator } from './http/authenticate';
 import { ApiKeyCache } from './http/api-key-cache';
-import { ApiKeyCache } from './http/api-key-cache';
 import { problem, sendProblem, toProblem } from './http/problem';
 import { groupLimits, requestError, routeHandler } from './http/route-handler';
 import { mountMethodNotAllowed } from './http/method-not-allowed';
@@ -37,9 +36,6 @@ export interface GatewayDeps {
 }
 
 export const API_PREFIX = '/api/v1';
-
-export const apiKeyCache = (config: GatewayHttpConfig) =>
-  new ApiKeyCache({ ttlSeconds: config.API_KEY_CACHE_TTL_SECONDS, maxEntries: config.API_KEY_CACHE_MAX_ENTRIES });
 
 export const apiKeyCache = (config: GatewayHttpConfig) =>
   new ApiKeyCache({ ttlSeconds: config.API_KEY_CACHE_TTL_SECONDS, maxEntries: config.API_KEY_CACHE_MAX_ENTRIES });
@@ -80,7 +76,11 @@ export function createGatewayApp(deps: GatewayDeps) {
   const limits = groupLimits(kv, config);
   // Bodies are parsed only where an operation takes one (elsewhere they are ignored, never a 413).
   for (const route of routes)
-    api[route.method](route.path, ...(route.body ? [json] : []), routeHandler(route, peers, authenticate, limits, apiKeys));
+    api[route.method](
+      route.path,
+      ...(route.body ? [json] : []),
+      routeHandler(route, peers, authenticate, limits, apiKeys),
+    );
   mountMethodNotAllowed(api, routes);
   api.use((req, res) =>
     sendProblem(res, problem(404, 'Not found', `No route for ${req.method} ${req.baseUrl}${req.path}`)),

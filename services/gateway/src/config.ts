@@ -24,22 +24,10 @@ export const gatewayHttpSchema = z.object({
   OIDC_START_PER_IP_PER_HOUR: env.positiveInt(300),
   /** The public base address (dashboard origin): the OpenID callback URL, the dashboard redirect and the cookies' Secure rule. */
   PUBLIC_URL: z.url().default('http://localhost:8080'),
-  /** GET /auth/oidc/start per client address per hour (each start holds a pending login in kv for 10 minutes). */
-  OIDC_START_PER_IP_PER_HOUR: env.positiveInt(300),
-  /** The public base address (dashboard origin): the OpenID callback URL, the dashboard redirect and the cookies' Secure rule. */
-  PUBLIC_URL: z.url().default('http://localhost:8080'),
   /** Requests per minute on the graph endpoints, per tenant. */
   GRAPH_RATE_LIMIT_PER_MINUTE: env.positiveInt(600),
   /** Requests per minute on the graph endpoints, per credential (API key or sign-in session). */
   GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: env.positiveInt(600),
-  /**
-   * How long a verified API key is trusted without asking the auth service (seconds; 0: ask
-   * every time). A revocation reaches the gateway as an event and drops the key at once;
-   * this is the bound when that event is late. At most 300 s.
-   */
-  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
-  /** Most verified API keys held in memory per gateway process. */
-  API_KEY_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
   /**
    * How long a verified API key is trusted without asking the auth service (seconds; 0: ask
    * every time). A revocation reaches the gateway as an event and drops the key at once;

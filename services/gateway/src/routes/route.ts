@@ -16,8 +16,6 @@ export interface RouteRequest<P, Q, B> {
   limit(checks: Array<[RateLimiter, string]>): Promise<void>;
   /** Drops an API key from this gateway's cache of verified keys at once (its revocation). */
   forgetApiKey(id: string): void;
-  /** Drops an API key from this gateway's cache of verified keys at once (its revocation). */
-  forgetApiKey(id: string): void;
   /** The request itself, for operations that read their body as a stream (uploads). */
   raw: Request;
 }
