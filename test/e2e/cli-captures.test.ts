@@ -94,14 +94,8 @@ describe('kg capture', () => {
     const file = path.join(dir, 'big.txt');
     writeFileSync(file, 'The spacing effect. '.repeat(50_000)); // ~1 MB
     // `script` gives kg a pseudo-terminal, as a person's shell does.
-    const env = {
-      ...process.env,
-      KG_CONFIG_DIR: config,
-      SVC_API_URL: `${inject('baseUrl')}/api/v1`,
-      TERM: 'xterm',
-      NO_COLOR: '',
-    };
-    delete env['NO_COLOR'];
+    const { NO_COLOR: _noColor, ...inherited } = process.env;
+    const env = { ...inherited, KG_CONFIG_DIR: config, SVC_API_URL: `${inject('baseUrl')}/api/v1`, TERM: 'xterm' };
     const res = spawnSync('script', ['-qec', `${KG} capture --file ${file} && ${KG} captures list`, '/dev/null'], {
       env,
       encoding: 'utf8',
