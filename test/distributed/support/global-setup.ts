@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startCluster, type Cluster } from '../../../scripts/distributed/cluster';
 import { freePort, freePortBlock } from './ports';
+import { testOidcSettings } from '../../e2e/support/global-setup';
 
 let cluster: Cluster | null = null;
 let control: Server | null = null;
@@ -17,6 +18,7 @@ let control: Server | null = null;
 export async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-dist-'));
   const gatewayPort = await freePort();
+  const oidc = testOidcSettings(await freePort());
   cluster = await startCluster({
     dataDir,
     gatewayPort,
@@ -31,6 +33,10 @@ export async function setup(project: TestProject) {
       INGEST_STAGE_TIMEOUT_MS: '5000',
       INGEST_SWEEP_INTERVAL_MS: '2000',
       INGEST_SWEEP_AFTER_MS: '10000',
+      // The OpenID provider test/e2e/oidc.test.ts starts on this port (discovery is lazy).
+      OIDC_ISSUER: oidc.issuer,
+      OIDC_CLIENT_ID: oidc.clientId,
+      OIDC_CLIENT_SECRET: oidc.clientSecret,
     },
   });
   const c = cluster;
@@ -58,6 +64,7 @@ export async function setup(project: TestProject) {
   project.provide('baseUrl', c.gatewayUrl);
   project.provide('outboxDir', c.outboxDir);
   project.provide('logPath', c.combinedLog);
+  project.provide('oidc', oidc);
   const secretsPath = path.join(dataDir, 'secrets-seen.txt');
   writeFileSync(secretsPath, '');
   project.provide('secretsPath', secretsPath);

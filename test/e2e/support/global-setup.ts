@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,9 +28,12 @@ export async function setup(project: TestProject) {
     project.provide('baseUrl', process.env['E2E_BASE_URL'].replace(/\/+$/, ''));
     project.provide('outboxDir', process.env['E2E_OUTBOX_DIR'] ?? '');
     project.provide('logPath', process.env['E2E_LOG_PATH'] ?? '');
+    project.provide('oidc', null);
     return;
   }
   const port = await freePort();
+  // The OpenID provider the sign-in tests start (test/e2e/support/oidc-provider.ts) on this port; discovery is lazy.
+  const oidc = testOidcSettings(await freePort());
   logFile = path.join(dataDir, 'server.log');
   log = createWriteStream(logFile);
   server = spawn('npm', ['start'], {
@@ -45,6 +49,11 @@ export async function setup(project: TestProject) {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       // The ingest tests fetch from a local server; other private addresses stay refused.
       FETCH_ALLOWLIST: '127.0.0.1',
+      // The OpenID callback and the dashboard redirect are under PUBLIC_URL: this server's own address.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      OIDC_ISSUER: oidc.issuer,
+      OIDC_CLIENT_ID: oidc.clientId,
+      OIDC_CLIENT_SECRET: oidc.clientSecret,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +81,24 @@ export async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('outboxDir', path.join(dataDir, 'outbox'));
   project.provide('logPath', logFile);
+  project.provide('oidc', oidc);
+}
+
+/** A loopback OpenID provider's settings for a test run (its client secret is random per run). */
+export function testOidcSettings(port: number): OidcTestSettings {
+  return {
+    port,
+    issuer: `http://127.0.0.1:${port}`,
+    clientId: 'kg-e2e',
+    clientSecret: randomBytes(24).toString('base64url'),
+  };
+}
+
+export interface OidcTestSettings {
+  port: number;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 /** SIGTERM to the whole process group (npm, tsx, node), SIGKILL after 10 s. */
@@ -116,5 +143,7 @@ declare module 'vitest' {
     outboxDir: string;
     logPath: string;
     secretsPath: string;
+    /** The loopback OpenID provider the server is configured with (null against an external server). */
+    oidc: OidcTestSettings | null;
   }
 }

@@ -26,7 +26,7 @@ interface SerializedReq {
 
 /**
  * The access log: one line per request with its id, method and path (never the query
- * string), the client address and user agent, status and duration. Every line logged
+ * string), the client address and user agent, status (no response headers) and duration. Every line logged
  * through `req.log` while handling the request carries the same `req.id`.
  */
 export function requestLogger(logger: Logger, quiet: (path: string) => boolean) {
@@ -42,6 +42,9 @@ export function requestLogger(logger: Logger, quiet: (path: string) => boolean) 
         remoteAddress: req.remoteAddress,
         userAgent: req.headers['user-agent'],
       }),
+      // The status only: response headers may carry credentials (Set-Cookie of the session, a
+      // Location with a one-time sign-in code).
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
 }
