@@ -11,6 +11,11 @@ if (!chromium) throw new Error('KG_CHROMIUM is not set: run the browser tests wi
 
 export default defineConfig({
   testDir: 'tests',
+  // *.spec.ts: npm run test:browser; *.bench.ts: npm run bench:dashboard.
+  projects: [
+    { name: 'browser', testMatch: /.*\.spec\.ts$/ },
+    { name: 'bench', testMatch: /.*\.bench\.ts$/ },
+  ],
   outputDir: '../../browser-results/output',
   globalSetup: './tests/support/global-setup.ts',
   fullyParallel: false,

@@ -10,4 +10,4 @@ bash scripts/dashboard/build.sh
 KG_CHROMIUM="$(bash scripts/dashboard/chromium.sh)"
 export KG_CHROMIUM PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 mkdir -p browser-results/screens
-exec scripts/node24.sh playwright test -c clients/dashboard/playwright.config.ts "$@"
+exec scripts/node24.sh playwright test -c clients/dashboard/playwright.config.ts "${KG_PLAYWRIGHT_PROJECT:---project=browser}" "$@"

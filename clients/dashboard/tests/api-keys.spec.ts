@@ -1,4 +1,4 @@
-import { expect, expectAccessible, screenshot, signIn, test, BASE_URL } from './support/fixtures';
+import { nav, expect, expectAccessible, screenshot, signIn, test, BASE_URL } from './support/fixtures';
 
 test('Settings › API Keys: create (raw key shown once, copy), use it, revoke with confirmation', async ({
   page,
@@ -6,7 +6,7 @@ test('Settings › API Keys: create (raw key shown once, copy), use it, revoke w
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL() });
   await signIn(page, 'keys@example.com');
-  await page.getByRole('link', { name: 'Settings › API Keys' }).click();
+  await nav(page, 'Settings › API Keys').click();
   await expect(page.getByRole('heading', { name: 'Settings › API Keys' })).toBeVisible();
   await expectAccessible(page);
 

@@ -5,7 +5,15 @@ import type { EdgeAttributes, KgGraph, NodeAttributes } from './model';
 declare global {
   interface Window {
     /** Render figures read by the browser benchmark (tests/graph-bench.spec.ts). */
-    __kgGraphStats?: { mountedAt: number; firstRenderMs: number | null; renders: number; nodes: number; edges: number };
+    __kgGraphStats?: {
+      /** ms from navigation start to the first frame with nodes (performance.now()). */
+      firstRenderMs: number | null;
+      /** ms sigma took to build its buffers and draw that first frame. */
+      buildMs: number | null;
+      renders: number;
+      nodes: number;
+      edges: number;
+    };
   }
 }
 
@@ -31,8 +39,8 @@ export function GraphCanvas({
   useEffect(() => {
     const mountedAt = performance.now();
     const stats = {
-      mountedAt,
       firstRenderMs: null as number | null,
+      buildMs: null as number | null,
       renders: 0,
       nodes: graph.order,
       edges: graph.size,
@@ -46,12 +54,18 @@ export function GraphCanvas({
       nodeReducer: (node, data) =>
         node === selectedRef.current ? { ...data, highlighted: true, zIndex: 1, forceLabel: true } : data,
     });
-    renderer.on('afterRender', () => {
+    const rendered = () => {
       stats.renders += 1;
       stats.nodes = graph.order;
       stats.edges = graph.size;
-      if (stats.firstRenderMs === null && graph.order > 0) stats.firstRenderMs = performance.now() - mountedAt;
-    });
+      if (stats.firstRenderMs === null && graph.order > 0) {
+        stats.firstRenderMs = performance.now();
+        stats.buildMs = stats.firstRenderMs - mountedAt;
+      }
+    };
+    // The constructor draws the first frame synchronously, before any listener exists.
+    rendered();
+    renderer.on('afterRender', rendered);
     renderer.on('clickNode', ({ node }) => selectRef.current(node));
     renderer.on('enterNode', () => container.current?.classList.add('pointer'));
     renderer.on('leaveNode', () => container.current?.classList.remove('pointer'));

@@ -5,6 +5,7 @@ import { CATEGORY_COLORS, createGraph, markExpanded, mergeView, type KgGraph } f
 import { GraphCanvas } from '../graph/GraphCanvas';
 import { NodePanel } from '../graph/NodePanel';
 import { useAction } from '../hooks';
+import { Link } from '../router';
 
 const MAX_NODES = 2000;
 
@@ -61,10 +62,7 @@ export default function GraphPage() {
     [graph],
   );
 
-  const frontierCount = useMemo(
-    () => graph.filterNodes((_, a) => a.frontier).length,
-    [graph, version],
-  );
+  const frontierCount = useMemo(() => graph.filterNodes((_, a) => a.frontier).length, [graph, version]);
 
   return (
     <main id="main" className="graph-layout" style={{ padding: 0 }}>
@@ -100,7 +98,7 @@ export default function GraphPage() {
         <ErrorNote error={error} />
         {seedId === null && (
           <p>
-            Your graph is empty. Create a node under <a href="/nodes">Nodes</a> or add a capture.
+            Your graph is empty. Create a node under <Link href="/nodes">Nodes</Link> or add a capture.
           </p>
         )}
         {selected ? (

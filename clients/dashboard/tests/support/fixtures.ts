@@ -57,3 +57,37 @@ export async function screenshot(page: Page, name: string) {
 
 export const test = base;
 export { expect };
+
+/** A bearer session for `email` through the REST API (to prepare data quickly), like the README's curl walkthrough. */
+export async function apiSession(email: string) {
+  const base = `${BASE_URL()}/api/v1`;
+  const since = Date.now() - 1000;
+  const asked = await fetch(`${base}/auth/magic-link`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  expect(asked.status).toBe(202);
+  const token = decodeURIComponent(new URL(await magicLinkFor(email, since)).hash.replace(/^#token=/, ''));
+  const verified = await fetch(`${base}/auth/magic-link/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(verified.status).toBe(200);
+  const { access_token } = (await verified.json()) as { access_token: string };
+  const call = async <T = unknown>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${access_token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (res.status === 204 ? undefined : await res.json()) as T;
+  };
+  return { call, accessToken: access_token };
+}
+
+/** A link of the main navigation. */
+export const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
