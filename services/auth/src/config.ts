@@ -22,6 +22,8 @@ export const authConfigSchema = z
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     /** Between two prunes of expired magic links and refresh tokens. */
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
+    /** Lifetime of access tokens (`expires_in`); short values serve tests of clients' refresh. */
+    ACCESS_TOKEN_TTL_SECONDS: env.positiveInt(900),
     /** api_key.revoked events go to Kafka (through the auth outbox), for the gateways' key caches. */
     ...env.kafka,
     /** OpenID Connect sign-in: all three or none. */

@@ -44,6 +44,7 @@ try {
         bus,
         publicUrl: config.PUBLIC_URL,
         pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+        accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
         oidc: oidcSettings(config),
       }),
     port: config.PORT,

@@ -37,6 +37,8 @@ export interface AuthDeps {
   now?: () => Date;
   /** Between two prunes of expired magic links and refresh tokens (default one hour). */
   pruneIntervalMs?: number;
+  /** Lifetime of issued access tokens in seconds (default 900). */
+  accessTokenTtlSeconds?: number;
   /**
    * Where api_key.revoked events go (through the outbox); the gateways drop revoked keys from
    * their caches. Both modes pass one; without it (unit tests) events stay in the outbox.
@@ -84,6 +86,7 @@ export async function createAuthModule(deps: AuthDeps): Promise<ServiceModule> {
     now: deps.now ?? (() => new Date()),
     lastUsedWrites: new Map(),
     afterCommit: () => relay?.wake(),
+    ...(deps.accessTokenTtlSeconds ? { accessTokenTtlSeconds: deps.accessTokenTtlSeconds } : {}),
   });
   return {
     name: 'auth',

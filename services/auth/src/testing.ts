@@ -27,7 +27,7 @@ export interface OutboxMail {
  * A test rig: the auth module on an in-memory PGlite, an outbox in a temp dir, a movable
  * clock, and the in-process client the one-process host uses.
  */
-export async function createAuthRig(opts: Pick<AuthDeps, 'oidc' | 'oidcFetch'> = {}) {
+export async function createAuthRig(opts: Pick<AuthDeps, 'oidc' | 'oidcFetch' | 'accessTokenTtlSeconds'> = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'kg-auth-test-'));
   const outbox = path.join(dir, 'outbox');
   const database = await openDatabase({ dataDir: null });

@@ -16,6 +16,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     OUTBOX_POLL_MS: env.positiveInt(250),
     /** Between two runs of the prune jobs (expired sign-in records, event ledger, tombstones). */
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
+    /** Lifetime of access tokens in seconds (`expires_in`). */
+    ACCESS_TOKEN_TTL_SECONDS: env.positiveInt(900),
     /** Processed-event ledger rows and search tombstones are kept this many hours. */
     EVENT_RETENTION_HOURS: env.positiveInt(168),
     /** The ingest pipeline (services/ingest-worker/src/config.ts). */

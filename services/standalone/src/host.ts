@@ -84,6 +84,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     outboxPollMs: config.OUTBOX_POLL_MS,
     publicUrl: config.PUBLIC_URL,
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
+    accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
     oidc: oidcSettings(config),
   });
   // PARA and graph call each other: PARA reaches graph through a handle bound once graph exists.

@@ -4,15 +4,16 @@ import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, ACCESS_TOKEN_TTL_SECONDS } 
 import type { KeyMaterial } from '../keys/material';
 
 /**
- * A 15-minute access token: EdDSA (Ed25519) JWT with iss/aud of @kg/tokens, `sub` the
- * user, `tnt` the tenant, `email` the user's address (when the user has one, so GET
- * /auth/me answers without a lookup), a unique `jti`, and `kid` in the header so
- * verifiers pick the key.
+ * An access token of `ttlSeconds` (15 minutes unless ACCESS_TOKEN_TTL_SECONDS says otherwise):
+ * EdDSA (Ed25519) JWT with iss/aud of @kg/tokens, `sub` the user, `tnt` the tenant, `email`
+ * the user's address (when the user has one, so GET /auth/me answers without a lookup), a
+ * unique `jti`, and `kid` in the header so verifiers pick the key.
  */
 export function signAccessToken(
   keys: KeyMaterial,
   user: { id: string; tenantId: string; email?: string | null },
   now: Date,
+  ttlSeconds = ACCESS_TOKEN_TTL_SECONDS,
 ): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ tnt: user.tenantId, ...(user.email ? { email: user.email } : {}) })
@@ -22,7 +23,7 @@ export function signAccessToken(
     .setSubject(user.id)
     .setJti(randomUUID())
     .setIssuedAt(iat)
-    .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+    .setExpirationTime(iat + ttlSeconds)
     .sign(keys.privateKey);
 }
 

@@ -17,6 +17,8 @@ export interface Deps {
   lastUsedWrites: Map<string, number>;
   /** Called after a commit that wrote events into the outbox (api_key.revoked): publish soon. */
   afterCommit?: () => void;
+  /** Lifetime of the access tokens it issues (ACCESS_TOKEN_TTL_SECONDS; default 900). */
+  accessTokenTtlSeconds?: number;
   /** The configured OpenID provider, or null (OIDC sign-in answers 404). */
   oidc?: OidcProvider | null;
 }

@@ -25,6 +25,7 @@ export async function issueTokenPair(
   parentId: string | null = null,
 ): Promise<TokenPair> {
   const now = deps.now();
+  const ttl = deps.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
   const id = newId('refreshToken');
   const secret = randomSecret();
   await insertRefreshToken(tx, {
@@ -39,9 +40,9 @@ export async function issueTokenPair(
   });
   return {
     // The e-mail rides in the token, so GET /auth/me answers without a lookup.
-    access_token: await signAccessToken(deps.keys, { ...user, email: await emailOf(tx, user.id) }, now),
+    access_token: await signAccessToken(deps.keys, { ...user, email: await emailOf(tx, user.id) }, now, ttl),
     refresh_token: `${id}.${secret}`,
-    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    expires_in: ttl,
     token_type: 'Bearer',
   };
 }
