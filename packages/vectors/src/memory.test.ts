@@ -136,3 +136,31 @@ describe('memory vector index layout (per-tenant segments, bounded top-k)', () =
     ).toEqual(['p']);
   });
 });
+
+describe('dot-product kernel', () => {
+  it('WebAssembly SIMD and the JavaScript loop agree, before and after growing', async () => {
+    const { createDotStore } = await import('./dot-kernel');
+    const d = 64;
+    let simd = createDotStore(d, 4, true);
+    let js = createDotStore(d, 4, false);
+    expect(simd.constructor.name).toBe('SimdStore');
+    expect(js.constructor.name).toBe('JsStore');
+    let seed = 1;
+    const next = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    const fill = (slot: number) => {
+      const v = Float32Array.from({ length: d }, next);
+      simd.set(slot, v);
+      js.set(slot, v);
+    };
+    for (let s = 0; s < 4; s += 1) fill(s);
+    simd = simd.grow(40);
+    js = js.grow(40);
+    for (let s = 4; s < 37; s += 1) fill(s);
+    const query = Float32Array.from({ length: d }, next);
+    const a = Array.from(simd.dots(query, 37));
+    const b = Array.from(js.dots(query, 37));
+    expect(a).toHaveLength(37);
+    a.forEach((x, k) => expect(x).toBeCloseTo(b[k]!, 4));
+    expect(Array.from(simd.get(36))).toEqual(Array.from(js.get(36)));
+  });
+});

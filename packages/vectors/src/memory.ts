@@ -22,10 +22,10 @@ export interface MemoryVectorOptions {
 
 /**
  * In-process vector index for the one-process mode and tests: exact (brute-force) cosine
- * over each tenant's contiguous vectors (segment.ts), persisted under `options.dir` when
- * given. A query scans its tenant's points once (about 20–45 ms for 100,000 points of 384
- * dimensions on the 2-core development machine, docs/benchmarks.md); beyond a few hundred
- * thousand points per tenant, use Qdrant.
+ * over each tenant's contiguous vectors (segment.ts, WebAssembly SIMD dot products from
+ * dot-kernel.ts), persisted under `options.dir` when given. A query scans its tenant's points
+ * once (100,000 points of 384 dimensions: see docs/benchmarks.md "Search speed"); beyond a few
+ * hundred thousand points per tenant, use Qdrant.
  */
 export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): VectorIndex {
   const collections = new Map<string, Collection>();

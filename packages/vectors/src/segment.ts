@@ -1,5 +1,6 @@
 import type { VectorFilter, VectorPayload } from './port';
 import { matchesValue } from './rules';
+import { createDotStore, type DotStore } from './dot-kernel';
 
 /** A scored slot of a segment, before it becomes a hit. */
 export interface SlotHit {
@@ -9,13 +10,13 @@ export interface SlotHit {
 
 /**
  * The points of one tenant in one collection, laid out for scanning: every vector in one
- * contiguous Float32Array (slot × dimensions), its norm beside it, ids and payloads by slot.
- * A deleted point frees its slot for the next insert; the buffer doubles when full. A search
- * scans the tenant's slots only (the tenant filter costs nothing), with a 4-way unrolled dot
- * product, and keeps the best `limit` in a bounded heap instead of sorting every hit.
+ * contiguous store (dot-kernel.ts: WebAssembly SIMD when the dimension allows), its norm
+ * beside it, ids and payloads by slot. A deleted point frees its slot for the next insert;
+ * the store doubles when full. A search scans the tenant's slots only (the tenant filter costs
+ * nothing) and keeps the best `limit` in a bounded heap instead of sorting every hit.
  */
 export class Segment {
-  #vectors: Float32Array;
+  #store: DotStore;
   #norms: Float32Array;
   readonly ids: Array<string | null> = [];
   readonly payloads: Array<VectorPayload | null> = [];
@@ -23,7 +24,7 @@ export class Segment {
   readonly #free: number[] = [];
 
   constructor(readonly dimensions: number) {
-    this.#vectors = new Float32Array(dimensions * 64);
+    this.#store = createDotStore(dimensions, 64);
     this.#norms = new Float32Array(64);
   }
 
@@ -35,9 +36,9 @@ export class Segment {
     return this.#slots.has(id);
   }
 
-  /** The stored vector of a slot (a view into the buffer: copy it before the segment changes). */
+  /** The stored vector of a slot (a view into the store: copy it before the segment changes). */
   vector(slot: number): Float32Array {
-    return this.#vectors.subarray(slot * this.dimensions, (slot + 1) * this.dimensions);
+    return this.#store.get(slot);
   }
 
   put(id: string, vector: Float32Array, payload: VectorPayload): void {
@@ -51,7 +52,7 @@ export class Segment {
       }
       this.#slots.set(id, slot);
     }
-    this.#vectors.set(vector, slot * this.dimensions);
+    this.#store.set(slot, vector);
     this.#norms[slot] = magnitude(vector);
     this.ids[slot] = id;
     this.payloads[slot] = payload;
@@ -80,31 +81,14 @@ export class Segment {
   search(query: Float32Array, filter: VectorFilter, limit: number, threshold = -Infinity): SlotHit[] {
     const keys = Object.entries(filter).filter(([key]) => key !== 'tenant_id');
     const qNorm = magnitude(query);
-    const d = this.dimensions;
-    const v = this.#vectors;
-    const heap = new TopK(limit, (a, b) => this.#worse(a, b));
+    const dots = this.#store.dots(query, this.ids.length);
+    const heap = new TopK<SlotHit>(limit, (a, b) => this.#worse(a, b));
     for (let slot = 0; slot < this.ids.length; slot += 1) {
       const payload = this.payloads[slot];
       if (!payload) continue;
       if (keys.length > 0 && !keys.every(([key, value]) => matchesValue(payload[key], value))) continue;
       const norm = this.#norms[slot]!;
-      let score = 0;
-      if (norm !== 0 && qNorm !== 0) {
-        const o = slot * d;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        let i = 0;
-        for (; i + 3 < d; i += 4) {
-          s0 += query[i]! * v[o + i]!;
-          s1 += query[i + 1]! * v[o + i + 1]!;
-          s2 += query[i + 2]! * v[o + i + 2]!;
-          s3 += query[i + 3]! * v[o + i + 3]!;
-        }
-        for (; i < d; i += 1) s0 += query[i]! * v[o + i]!;
-        score = Math.max(-1, Math.min(1, (s0 + s1 + s2 + s3) / (norm * qNorm)));
-      }
+      const score = norm === 0 || qNorm === 0 ? 0 : Math.max(-1, Math.min(1, dots[slot]! / (norm * qNorm)));
       if (score < threshold) continue;
       heap.offer({ slot, score });
     }
@@ -120,11 +104,9 @@ export class Segment {
   #grow(slots: number): void {
     if (slots <= this.#norms.length) return;
     const capacity = Math.max(slots, this.#norms.length * 2);
-    const vectors = new Float32Array(capacity * this.dimensions);
-    vectors.set(this.#vectors);
+    this.#store = this.#store.grow(capacity);
     const norms = new Float32Array(capacity);
     norms.set(this.#norms);
-    this.#vectors = vectors;
     this.#norms = norms;
   }
 }
