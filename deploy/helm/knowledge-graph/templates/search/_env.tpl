@@ -3,6 +3,12 @@
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
 {{- include "kg.kafkaEnv" . }}
 {{ include "kg.internalKeyEnv" (dict "root" .root "component" "search" "hook" .hook) }}
+{{- if not .root.Values.qdrant.url }}
+{{- /* No Qdrant: the in-process index, in the pod's writable /tmp (the root filesystem is
+read-only); it lives as long as the pod, so production sets qdrant.url. */}}
+- name: VECTORS_DIR
+  value: /tmp/search-vectors
+{{- end }}
 {{- /* The sentence-embedding provider (README, "Search embeddings settings"). */}}
 {{- $e := .root.Values.search.embeddings }}
 - name: EMBEDDINGS_PROVIDER
