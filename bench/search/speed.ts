@@ -1,0 +1,186 @@
+/**
+ * npm run bench:search-speed — search latency at 100,000 nodes through HTTP, embedded or
+ * distributed: keyword, semantic and hybrid p50/p95 with one client and with 16 concurrent
+ * clients, the freshness lag of new nodes (POST /nodes → found by mode=semantic) on an empty
+ * tenant and at 100k, and the resident memory of the process that holds the index (the embedded
+ * server; the search service in the distributed mode), idle with the model loaded and at 100k.
+ *
+ * Nodes are written straight into the services' tables and their vectors (topic centroid plus
+ * noise, bench/search/corpus.ts) through the vectors port into the persisted index before the
+ * server (or the search process) starts; queries go through the real query embedder.
+ *
+ * Usage: npm run bench:search-speed [-- --mode=embedded|distributed|freshness --nodes=100000 --clients=16]
+ * (freshness: the probe alone on an empty embedded server at INDEX_INTERVAL_MS 200 and 50)
+ * (distributed starts scripts/infra and the seven processes: run it under flock /tmp/kg-distributed.lock)
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { decodeJwt } from 'jose';
+import { createEmbedder } from '@kg/embeddings';
+import { openDatabase } from '@kg/db';
+import { startCluster } from '../../scripts/distributed/cluster';
+import { freePort } from '../../test/e2e/support/ports';
+import { fmt, type Summary } from '../graph/stats';
+import { generateNodes, loadTopics } from './corpus';
+import { loadTables, loadVectors } from './load';
+import { freshness, load, type Api, type Mode } from './drive';
+import { pidOf, rssMiB, signIn, startEmbeddedAt } from './servers';
+
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const MODE = arg('mode', 'embedded') as 'embedded' | 'distributed' | 'freshness';
+const NODES = Number(arg('nodes', '100000'));
+const CLIENTS = Number(arg('clients', '16'));
+const SEQUENTIAL = Number(arg('sequential', '60'));
+const CONCURRENT = Number(arg('concurrent', '240'));
+const FRESH = Number(arg('fresh', '50'));
+const log = (s: string) => console.log(s);
+const EMAIL = `bench-speed-${Date.now()}@example.com`;
+
+const embedder = await createEmbedder({ EMBEDDINGS_PROVIDER: 'local' });
+const topics = MODE === 'freshness' ? [] : await loadTopics(embedder);
+const model = embedder.model;
+await embedder.close();
+const nodes = MODE === 'freshness' ? [] : generateNodes(topics, NODES);
+const queries = (n: number, offset: number) =>
+  Array.from({ length: n }, (_, i) => topics[(offset + i * 7) % topics.length]!.query);
+log(`${MODE}: ${topics.length} topics, ${NODES.toLocaleString()} nodes, model ${model}`);
+
+interface Target {
+  baseUrl: string;
+  outboxDir: string;
+  /** The process holding the vector index. */
+  pid(): number;
+}
+
+async function apiOf(target: Target): Promise<Api & { tenantId: string }> {
+  const auth = await signIn(target, EMAIL);
+  const tenantId = String(decodeJwt(auth.slice('Bearer '.length))['tnt']);
+  return { api: `${target.baseUrl}/api/v1`, headers: { authorization: auth }, tenantId };
+}
+
+async function measure(a: Api) {
+  const rows: Record<Mode, { one: Summary; many: Awaited<ReturnType<typeof load>> }> = {} as never;
+  for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+    await load(a, mode, queries(10, 500), 2); // warm-up
+    const one = await load(a, mode, queries(SEQUENTIAL, 0), 1);
+    const many = await load(a, mode, queries(CONCURRENT, 100), CLIENTS);
+    rows[mode] = { one, many };
+    log(
+      `  ${mode}: 1 client p50 ${fmt(one.p50)} p95 ${fmt(one.p95)}; ${CLIENTS} clients p50 ${fmt(many.p50)} p95 ${fmt(many.p95)}`,
+    );
+  }
+  return rows;
+}
+
+function report(rows: Awaited<ReturnType<typeof measure>>, extra: string[]) {
+  log(`\n### ${MODE}, ${NODES.toLocaleString()} nodes (milliseconds, client side through HTTP)\n`);
+  log(`| mode | 1 client p50 | p95 | ${CLIENTS} clients p50 | p95 | req/s | answered |`);
+  log('|---|---|---|---|---|---|---|');
+  for (const [mode, r] of Object.entries(rows))
+    log(
+      `| ${mode} | ${fmt(r.one.p50)} | ${fmt(r.one.p95)} | ${fmt(r.many.p50)} | ${fmt(r.many.p95)} | ${r.many.rps.toFixed(1)} | ${(100 * r.many.answered).toFixed(0)} % |`,
+    );
+  const ratio = (a: Mode, b: Mode, k: 'one' | 'many') => (rows[a][k].p95 / rows[b][k].p95).toFixed(2);
+  log(
+    `\nhybrid p95 / keyword p95: ${ratio('hybrid', 'keyword', 'one')} (1 client), ${ratio('hybrid', 'keyword', 'many')} (${CLIENTS} clients); target ≤ 2`,
+  );
+  log(
+    `semantic p95 / keyword p95: ${ratio('semantic', 'keyword', 'one')} (1 client), ${ratio('semantic', 'keyword', 'many')} (${CLIENTS} clients)`,
+  );
+  for (const line of extra) log(line);
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 3000));
+
+if (MODE === 'freshness') {
+  // What bounds freshness: the same probe on an empty embedded server at two indexing intervals.
+  for (const interval of ['200', '50']) {
+    const server = await startEmbeddedAt(mkdtempSync(path.join(tmpdir(), 'kg-bench-fresh-')), {
+      INDEX_INTERVAL_MS: interval,
+    });
+    try {
+      const a = await apiOf({ ...server, pid: () => server.pid });
+      await settle();
+      const f = await freshness(a, FRESH, `interval-${interval}`);
+      log(`INDEX_INTERVAL_MS=${interval}: freshness p50 ${fmt(f.p50)} p95 ${fmt(f.p95)} ms (${FRESH} nodes)`);
+    } finally {
+      await server.stop();
+    }
+  }
+} else if (MODE === 'embedded') {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-speed-'));
+  let server = await startEmbeddedAt(dataDir);
+  const target = { ...server, pid: () => server.pid };
+  let a = await apiOf(target);
+  await settle();
+  const idle = rssMiB(server.pid);
+  const freshEmpty = await freshness(a, FRESH, 'empty');
+  await server.stop();
+  log('loading tables and vectors…');
+  const database = await openDatabase({ dataDir });
+  await loadTables(database.db, a.tenantId, nodes, model, log);
+  await database.close();
+  await loadVectors(path.join(dataDir, 'vectors'), a.tenantId, nodes, topics, model, log);
+  const t0 = performance.now();
+  server = await startEmbeddedAt(dataDir);
+  const startSeconds = (performance.now() - t0) / 1000;
+  a = await apiOf({ ...server, pid: () => server.pid });
+  await settle();
+  const loaded = rssMiB(server.pid);
+  let rows: Awaited<ReturnType<typeof measure>>;
+  let peak: number;
+  let fresh: Summary;
+  try {
+    rows = await measure(a);
+    peak = rssMiB(server.pid);
+    fresh = await freshness(a, FRESH, 'loaded');
+  } finally {
+    await server.stop();
+  }
+  report(rows, [
+    `freshness (POST /nodes 201 → found by mode=semantic, ${FRESH} nodes one after another): empty tenant p50 ${fmt(freshEmpty.p50)} p95 ${fmt(freshEmpty.p95)}; at ${NODES.toLocaleString()} p50 ${fmt(fresh.p50)} p95 ${fmt(fresh.p95)}`,
+    `RSS of the embedded server (model loaded): idle ${idle.toFixed(0)} MiB; at ${NODES.toLocaleString()} nodes ${loaded.toFixed(0)} MiB after start, ${peak.toFixed(0)} MiB after the query runs`,
+    `restart with ${NODES.toLocaleString()} nodes (PGlite open, index log replayed, model loaded): ${startSeconds.toFixed(1)} s`,
+  ]);
+} else {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-speed-dist-'));
+  const gatewayPort = await freePort();
+  const basePort = 18700;
+  const cluster = await startCluster({ dataDir, gatewayPort, basePort, manageInfra: true, freshDatabase: true });
+  try {
+    const searchSpec = cluster.specs.find((s) => s.name === 'search')!;
+    const target = {
+      baseUrl: cluster.gatewayUrl,
+      outboxDir: cluster.outboxDir,
+      pid: () => pidOf('services/search/src/main.ts', searchSpec.port),
+    };
+    let a = await apiOf(target);
+    await settle();
+    const idle = rssMiB(target.pid());
+    const freshEmpty = await freshness(a, FRESH, 'empty');
+    await cluster.stop('search');
+    log('loading tables and vectors…');
+    const database = await openDatabase({ url: searchSpec.env['DATABASE_URL']!, poolSize: 2 });
+    await loadTables(database.db, a.tenantId, nodes, model, log);
+    await database.close();
+    await loadVectors(searchSpec.env['VECTORS_DIR']!, a.tenantId, nodes, topics, model, log);
+    const t0 = performance.now();
+    await cluster.start('search');
+    const startSeconds = (performance.now() - t0) / 1000;
+    a = await apiOf(target);
+    await settle();
+    const loaded = rssMiB(target.pid());
+    const rows = await measure(a);
+    const peak = rssMiB(target.pid());
+    const fresh = await freshness(a, FRESH, 'loaded');
+    report(rows, [
+      `freshness (POST /nodes 201 → found by mode=semantic, ${FRESH} nodes one after another): empty tenant p50 ${fmt(freshEmpty.p50)} p95 ${fmt(freshEmpty.p95)}; at ${NODES.toLocaleString()} p50 ${fmt(fresh.p50)} p95 ${fmt(fresh.p95)}`,
+      `RSS of the search process (model loaded): idle ${idle.toFixed(0)} MiB; at ${NODES.toLocaleString()} nodes ${loaded.toFixed(0)} MiB after start, ${peak.toFixed(0)} MiB after the query runs`,
+      `search process restart with ${NODES.toLocaleString()} vectors (index log replayed, model loaded): ${startSeconds.toFixed(1)} s`,
+    ]);
+  } finally {
+    await cluster.stopAll();
+  }
+}
