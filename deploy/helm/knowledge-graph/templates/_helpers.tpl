@@ -145,6 +145,9 @@ AUTH_SIGNING_KEY: {{ .Values.secrets.authSigningKey | b64enc | quote }}
 {{- with .Values.secrets.smtpUrl }}
 SMTP_URL: {{ . | b64enc | quote }}
 {{- end }}
+{{- with .Values.secrets.oidcClientSecret }}
+OIDC_CLIENT_SECRET: {{ . | b64enc | quote }}
+{{- end }}
 {{- end }}
 
 {{/*
