@@ -37,7 +37,8 @@ import { env as fields } from '@kg/config';
 import { startSmtpSink } from './smtp-sink';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHART = path.join(ROOT, 'deploy/helm/knowledge-graph');
+/** The chart under test (KG_WIRING_CHART: a copy, e.g. one broken on purpose). */
+const CHART = process.env['KG_WIRING_CHART'] ?? path.join(ROOT, 'deploy/helm/knowledge-graph');
 const RELEASE = 'kg';
 const NAMESPACE = 'kg';
 /** The smoke pass: sign-in, keys, nodes and links, graph views, PARA, uploads (S3), keyword search, logs. */
