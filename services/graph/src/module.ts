@@ -26,6 +26,11 @@ export interface GraphDeps {
   outboxPollMs?: number;
   /** Link rows the graph-view cache may hold across tenants (default 4,000,000). */
   viewCacheMaxLinks?: number;
+  /**
+   * This process makes every write of the graph (the embedded mode): the graph-view cache
+   * then serves an unchanged tenant without reading its version. Never with replicas.
+   */
+  singleWriter?: boolean;
   /** How often the planner statistics job checks for staleness (default 60 s; also 2 s after writes). */
   plannerStatsIntervalMs?: number;
 }
@@ -45,6 +50,10 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     logger: deps.logger,
     intervalMs: deps.plannerStatsIntervalMs ?? 60_000,
   });
+  const graphs = new GraphCache(deps.database.db, deps.logger, {
+    ...(deps.viewCacheMaxLinks ? { maxLinkRows: deps.viewCacheMaxLinks } : {}),
+    singleWriter: deps.singleWriter ?? false,
+  });
   const router = createGraphRouter({
     db: deps.database.db,
     para: deps.para,
@@ -54,7 +63,8 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     },
     now: () => new Date(),
     cursors: createCursorStore(deps.kv, 'graph-neighbors'),
-    graphs: new GraphCache(deps.database.db, deps.logger, deps.viewCacheMaxLinks),
+    graphs,
+    tenantChanged: (tenantId) => graphs.changed(tenantId),
   });
   return {
     name: 'graph',

@@ -100,6 +100,8 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     bus,
     logger: child('graph'),
     kv,
+    // The only process that writes the graph: its view cache needs no version read per request.
+    singleWriter: true,
     para: local('graph', 'para', paraApi, para.router, child('para')),
   });
   paraToGraph = local('para', 'graph', graphApi, graph.router, child('graph'));

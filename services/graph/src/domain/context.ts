@@ -7,5 +7,7 @@ export interface GraphContext {
   db: Db;
   para: ServiceHandle<typeof paraApi>;
   afterCommit: () => void;
+  /** Told of every committed write of a tenant's graph (the graph-view cache of a single writer). */
+  tenantChanged?: (tenantId: string) => void;
   now: () => Date;
 }

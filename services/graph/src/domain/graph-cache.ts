@@ -1,49 +1,151 @@
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
-import { changesSince, currentVersion, loadSnapshot } from '../store/snapshot';
+import { changesSince, currentVersion, linkChunk, snapshotNodes, type LinkRow } from '../store/snapshot';
 import { TenantGraph } from './tenant-graph';
 
+export interface GraphCacheOptions {
+  /** Most link rows held over all tenants; least recently used tenants go first. */
+  maxLinkRows?: number;
+  /**
+   * This process makes every write of the graph (the embedded mode): it is told of each
+   * commit (`changed`), so an unchanged tenant's graph is served without asking the
+   * database for its version. Several replicas (distributed) must leave this off.
+   */
+  singleWriter?: boolean;
+  /** Link rows per statement while a tenant loads (other queries run between pages). */
+  chunkRows?: number;
+}
+
 /**
- * Per-tenant graphs in memory for the graph views. Every read first asks the database
- * for the tenant's version (one primary-key lookup); a stale graph replays the change
- * log since its version, so a view reflects every committed write, in any replica.
- * Tenants beyond the budget (link rows held) are evicted, least recently used first.
+ * Per-tenant graphs in memory for the graph views. A read asks the database for the
+ * tenant's version (one primary-key lookup; none with `singleWriter` while the tenant is
+ * unchanged); a stale graph replays the change log since its version, so a view reflects
+ * every committed write, in any replica. Tenants beyond the budget (link rows held) are
+ * evicted, least recently used first.
+ *
+ * No request waits for a whole tenant to load: `current` answers null while the graph is
+ * not in memory and starts loading it in the background (keyset pages, then the change
+ * log since the first page's version), and the views answer from the database meanwhile.
  */
 export class GraphCache {
   private readonly graphs = new Map<string, TenantGraph>();
-  private readonly pending = new Map<string, Promise<TenantGraph>>();
+  private readonly loading = new Map<string, Promise<TenantGraph>>();
+  private readonly refreshing = new Map<string, Promise<TenantGraph | null>>();
+  /** singleWriter: tenants written since their graph was last brought up to date. */
+  private readonly dirty = new Set<string>();
+  private readonly maxLinkRows: number;
+  private readonly singleWriter: boolean;
+  private readonly chunkRows: number;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly maxLinkRows = 4_000_000,
-  ) {}
+    opts: GraphCacheOptions | number = {},
+  ) {
+    const o = typeof opts === 'number' ? { maxLinkRows: opts } : opts;
+    this.maxLinkRows = o.maxLinkRows ?? 4_000_000;
+    this.singleWriter = o.singleWriter ?? false;
+    this.chunkRows = o.chunkRows ?? 50_000;
+  }
 
+  /** A write of the tenant committed (singleWriter: its next read checks the version again). */
+  changed(tenantId: string): void {
+    this.dirty.add(tenantId);
+  }
+
+  /** The tenant's graph up to date, waiting for a load if needed. */
   async get(tenantId: string): Promise<TenantGraph> {
-    const inflight = this.pending.get(tenantId);
+    return (await this.current(tenantId)) ?? this.load(tenantId);
+  }
+
+  /**
+   * The tenant's graph up to date, or null when it is not in memory (a background load has
+   * then started): the caller answers from the database.
+   */
+  async current(tenantId: string): Promise<TenantGraph | null> {
+    const graph = this.graphs.get(tenantId);
+    if (!graph) {
+      void this.load(tenantId).catch((err: unknown) =>
+        this.logger.warn({ err, tenantId }, 'graph view cache: background load failed'),
+      );
+      return null;
+    }
+    if (this.singleWriter && !this.dirty.has(tenantId)) return this.touch(tenantId, graph);
+    const inflight = this.refreshing.get(tenantId);
     if (inflight) return inflight;
-    const p = this.fresh(tenantId).finally(() => this.pending.delete(tenantId));
-    this.pending.set(tenantId, p);
+    const p = this.refresh(tenantId, graph).finally(() => this.refreshing.delete(tenantId));
+    this.refreshing.set(tenantId, p);
     return p;
   }
 
-  private async fresh(tenantId: string): Promise<TenantGraph> {
+  private async refresh(tenantId: string, graph: TenantGraph): Promise<TenantGraph | null> {
+    // Cleared before reading: a write committing meanwhile marks the tenant again.
+    this.dirty.delete(tenantId);
     const version = await currentVersion(this.db, tenantId);
-    let graph = this.graphs.get(tenantId);
-    if (graph && graph.version !== version) {
-      const log = await changesSince(this.db, tenantId, graph.version);
-      if (log.length === 0 || log[0]!.version !== graph.version + 1) graph = undefined;
-      else for (const entry of log) graph.apply(entry.version, entry.change);
+    if (graph.version === version) return this.touch(tenantId, graph);
+    const log = await changesSince(this.db, tenantId, graph.version);
+    if (log.length === 0 || log[0]!.version !== graph.version + 1) {
+      // The log no longer reaches back to this graph: load it again, answer from the database meanwhile.
+      this.graphs.delete(tenantId);
+      return this.current(tenantId);
     }
-    if (!graph || graph.version < version) {
-      const started = Date.now();
-      graph = TenantGraph.fromSnapshot(await loadSnapshot(this.db, tenantId));
-      this.logger.debug({ tenantId, nodes: graph.nodes.size, ms: Date.now() - started }, 'graph view cache loaded');
+    for (const entry of log) graph.apply(entry.version, entry.change);
+    if (graph.version < version) {
+      this.graphs.delete(tenantId);
+      return this.current(tenantId);
     }
+    return this.touch(tenantId, graph);
+  }
+
+  private touch(tenantId: string, graph: TenantGraph): TenantGraph {
     this.graphs.delete(tenantId);
     this.graphs.set(tenantId, graph);
-    this.evict();
     return graph;
+  }
+
+  private load(tenantId: string): Promise<TenantGraph> {
+    const inflight = this.loading.get(tenantId);
+    if (inflight) return inflight;
+    const p = this.build(tenantId)
+      .then((graph) => {
+        this.touch(tenantId, graph);
+        this.evict();
+        return graph;
+      })
+      .finally(() => this.loading.delete(tenantId));
+    this.loading.set(tenantId, p);
+    return p;
+  }
+
+  /**
+   * Pages of the tenant's rows, then the change log since the version read first: pages read
+   * at different moments are brought to one consistent version (changes set state, so
+   * replaying one that a page already saw changes nothing).
+   */
+  private async build(tenantId: string): Promise<TenantGraph> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      this.dirty.delete(tenantId);
+      const since = await currentVersion(this.db, tenantId);
+      const graph = new TenantGraph(since);
+      for (const n of await snapshotNodes(this.db, tenantId)) graph.addNode(n);
+      let after: LinkRow | null = null;
+      for (;;) {
+        const rows: LinkRow[] = await linkChunk(this.db, tenantId, after, this.chunkRows);
+        for (const row of rows) graph.addLinkRow(row);
+        if (rows.length < this.chunkRows) break;
+        after = rows.at(-1)!;
+      }
+      graph.sortAdjacency();
+      const log = await changesSince(this.db, tenantId, since);
+      if (log.length > 0 && log[0]!.version !== since + 1 && attempt < 3) continue;
+      for (const entry of log) graph.apply(entry.version, entry.change);
+      this.logger.debug(
+        { tenantId, nodes: graph.nodes.size, links: graph.linkRows, ms: Date.now() - started },
+        'graph view cache loaded',
+      );
+      return graph;
+    }
   }
 
   private evict() {

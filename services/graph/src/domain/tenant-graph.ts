@@ -35,11 +35,35 @@ export class TenantGraph {
     links: Array<{ s: string; t: string; type: string; w: number }>;
   }): TenantGraph {
     const g = new TenantGraph(s.version);
-    for (const n of s.nodes) g.nodes.set(n.id, { title: n.title, status: n.status, para: n.para, adj: [] });
-    for (const l of s.links) g.nodes.get(l.s)?.adj.push({ target: l.t, type: l.type, weight: l.w });
-    for (const n of g.nodes.values()) n.adj.sort(strongestFirst);
-    g.linkRows = s.links.length;
+    for (const n of s.nodes) g.addNode(n);
+    for (const l of s.links) g.addLinkRow(l);
+    g.sortAdjacency();
     return g;
+  }
+
+  /** The node's own id string, shared by every edge that points at it (one string per node, not per row). */
+  private readonly ids = new Map<string, string>();
+  /** Link types are few: one string each. */
+  private readonly types = new Map<string, string>();
+
+  /** Building from pages: nodes first, then link rows, then `sortAdjacency()`. */
+  addNode(n: { id: string; title: string; status: string; para: string[] }): void {
+    this.ids.set(n.id, n.id);
+    this.nodes.set(n.id, { title: n.title, status: n.status, para: n.para, adj: [] });
+  }
+
+  addLinkRow(l: { s: string; t: string; type: string; w: number }): void {
+    const node = this.nodes.get(l.s);
+    if (!node) return;
+    let type = this.types.get(l.type);
+    if (type === undefined) this.types.set(l.type, (type = l.type));
+    node.adj.push({ target: this.ids.get(l.t) ?? l.t, type, weight: l.w });
+    this.linkRows++;
+  }
+
+  sortAdjacency(): void {
+    for (const n of this.nodes.values()) n.adj.sort(strongestFirst);
+    this.ids.clear();
   }
 
   /** The non-dismissed node with the most connections, ties broken by the lowest id. */

@@ -2,7 +2,9 @@ import { isId, notFound, type Identity, type NeighborsQuery, type SeedQuery } fr
 import type { CursorStore } from '@kg/kv';
 import { countStale, readStats } from '../store/stats';
 import { linkPage, viewNodes, type EdgeRow, type Position, type ViewNode } from '../store/views';
-import { boundedBfs, frontierOf } from './bfs';
+import { boundedBfs, frontierOf, type NeighbourLoader } from './bfs';
+import { edgesAmongFromDb, hubFromDb, strongestFromDb } from '../store/seed';
+import type { TenantGraph } from './tenant-graph';
 import type { GraphCache } from './graph-cache';
 import type { GraphContext } from './context';
 import { placements } from './para-placement';
@@ -24,14 +26,79 @@ async function visibleNode(ctx: GraphContext, tenantId: string, id: string): Pro
   return node;
 }
 
+/** What the seed view reads: the tenant's in-memory graph, or the database while that loads. */
+interface SeedSource {
+  hub(): Promise<string | null>;
+  visible(id: string): Promise<boolean>;
+  load: NeighbourLoader;
+  /** Title, PARA items and connection count of result nodes. */
+  details(ids: string[]): Promise<Map<string, { title: string; paraItemIds: string[]; connectionCount: number }>>;
+  /** Links among the result nodes, each from both ends, in result order then strongest first. */
+  edgesAmong(ids: string[]): Promise<Array<{ source: string; target: string; type: string; weight: number }>>;
+}
+
+function memorySource(graph: TenantGraph): SeedSource {
+  return {
+    hub: async () => graph.hub(),
+    visible: async (id) => graph.visible(id) !== undefined,
+    load: graph.load,
+    details: async (ids) =>
+      new Map(
+        ids.map((id) => {
+          const n = graph.nodes.get(id)!;
+          return [id, { title: n.title, paraItemIds: n.para, connectionCount: n.adj.length }];
+        }),
+      ),
+    edgesAmong: async (ids) => {
+      const inside = new Set(ids);
+      return ids.flatMap((id) =>
+        graph.nodes
+          .get(id)!
+          .adj.filter((e) => inside.has(e.target))
+          .map((e) => ({ source: id, target: e.target, type: e.type, weight: e.weight })),
+      );
+    },
+  };
+}
+
+function databaseSource(ctx: GraphContext, tenantId: string): SeedSource {
+  return {
+    hub: () => hubFromDb(ctx.db, tenantId),
+    visible: async (id) => (await viewNodes(ctx.db, tenantId, [id])).length > 0,
+    load: (ids, perNode) => strongestFromDb(ctx.db, tenantId, ids, perNode),
+    details: async (ids) => new Map((await viewNodes(ctx.db, tenantId, ids)).map((n) => [n.id, n])),
+    edgesAmong: async (ids) => {
+      const order = new Map(ids.map((id, i) => [id, i]));
+      const rows = await edgesAmongFromDb(ctx.db, tenantId, ids);
+      return rows.sort(
+        (a, b) =>
+          order.get(a.source)! - order.get(b.source)! ||
+          b.weight - a.weight ||
+          (a.target < b.target ? -1 : a.target > b.target ? 1 : 0),
+      );
+    },
+  };
+}
+
 /**
  * GET /graph/seed: bounded BFS around a seed (default: the hub), walked over the tenant's
- * in-memory graph, which is brought up to the latest committed write first.
+ * in-memory graph, which is brought up to the latest committed write first. While that
+ * graph is not in memory (a fresh process, a tenant evicted) it loads in the background and
+ * this view walks the same rules over keyset queries instead: no request waits for a load.
  */
 export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuery) {
-  const graph = await ctx.graphs.get(identity.tenantId);
-  if (q.seed !== undefined && (!isId('node', q.seed) || !graph.visible(q.seed))) throw notFound('Node');
-  const seedId = q.seed ?? graph.hub();
+  const graph = await ctx.graphs.current(identity.tenantId);
+  const source = graph ? memorySource(graph) : databaseSource(ctx, identity.tenantId);
+  return seedFrom(ctx, identity, q, source);
+}
+
+/** The seed view answered from the database (tests compare it with the in-memory walk). */
+export const seedViewFromDatabase = (ctx: ViewContext, identity: Identity, q: SeedQuery) =>
+  seedFrom(ctx, identity, q, databaseSource(ctx, identity.tenantId));
+
+async function seedFrom(ctx: ViewContext, identity: Identity, q: SeedQuery, source: SeedSource) {
+  if (q.seed !== undefined && (!isId('node', q.seed) || !(await source.visible(q.seed)))) throw notFound('Node');
+  const seedId = q.seed ?? (await source.hub());
   if (!seedId) {
     return {
       seed_id: null,
@@ -41,22 +108,23 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
       meta: { node_count: 0, edge_count: 0, depth: q.depth },
     };
   }
-  const bfs = await boundedBfs(seedId, q.depth, q.max_nodes, graph.load);
+  const bfs = await boundedBfs(seedId, q.depth, q.max_nodes, source.load);
+  const ids = [...bfs.depths.keys()];
   const inside = new Map<string, number>();
   const edges: Array<{ source: string; target: string; link_type: string; weight: number }> = [];
-  for (const id of bfs.depths.keys()) {
-    for (const e of graph.nodes.get(id)!.adj) {
-      if (!bfs.depths.has(e.target)) continue;
-      inside.set(id, (inside.get(id) ?? 0) + 1);
-      if (id < e.target) edges.push({ source: id, target: e.target, link_type: e.type, weight: e.weight });
-    }
+  for (const e of await source.edgesAmong(ids)) {
+    inside.set(e.source, (inside.get(e.source) ?? 0) + 1);
+    if (e.source < e.target) edges.push({ source: e.source, target: e.target, link_type: e.type, weight: e.weight });
   }
-  const ids = [...bfs.depths.keys()];
-  const details = ids.map((id) => ({ id, paraItemIds: graph.nodes.get(id)!.para }));
-  const place = await placements(ctx, identity, details);
+  const details = await source.details(ids);
+  const place = await placements(
+    ctx,
+    identity,
+    ids.map((id) => ({ id, paraItemIds: details.get(id)!.paraItemIds })),
+  );
   const nodes = ids.map((id) => {
-    const n = graph.nodes.get(id)!;
-    return { id, title: n.title, ...place.get(id)!, connection_count: n.adj.length, depth: bfs.depths.get(id)! };
+    const n = details.get(id)!;
+    return { id, title: n.title, ...place.get(id)!, connection_count: n.connectionCount, depth: bfs.depths.get(id)! };
   });
   return {
     seed_id: seedId,
@@ -64,7 +132,7 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
     edges,
     frontier_ids: frontierOf(
       bfs,
-      (id) => graph.nodes.get(id)?.adj.length ?? 0,
+      (id) => details.get(id)?.connectionCount ?? 0,
       (id) => inside.get(id) ?? 0,
     ),
     meta: { node_count: nodes.length, edge_count: edges.length, depth: q.depth },

@@ -11,6 +11,7 @@ export async function tenantWrite<T>(ctx: GraphContext, tenantId: string, fn: (t
     await lockTenantWrites(tx, tenantId);
     return fn(tx);
   });
+  ctx.tenantChanged?.(tenantId);
   ctx.afterCommit();
   return result;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '@kg/db';
 import type { Change } from '../domain/change';
 import { changes, links, nodes, tenantStats } from './schema';
@@ -42,4 +42,34 @@ export function loadSnapshot(db: Db, tenantId: string) {
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+}
+
+export interface LinkRow {
+  s: string;
+  t: string;
+  type: string;
+  w: number;
+}
+
+/** The tenant's nodes (every status), for the in-memory graph. */
+export function snapshotNodes(db: Db, tenantId: string) {
+  return db
+    .select({ id: nodes.id, title: nodes.title, status: nodes.status, para: nodes.paraItemIds })
+    .from(nodes)
+    .where(eq(nodes.tenantId, tenantId));
+}
+
+/**
+ * One keyset page of the tenant's link rows in primary-key order (source, target), after
+ * `after`. Pages are separate statements, so other queries run between them (PGlite has
+ * one connection) while a big tenant loads.
+ */
+export function linkChunk(db: Db, tenantId: string, after: { s: string; t: string } | null, size: number) {
+  const keyset = after ? sql`and (${links.sourceId}, ${links.targetId}) > (${after.s}, ${after.t})` : sql``;
+  return db
+    .select({ s: links.sourceId, t: links.targetId, type: links.type, w: links.weight })
+    .from(links)
+    .where(sql`${links.tenantId} = ${tenantId} ${keyset}`)
+    .orderBy(asc(links.sourceId), asc(links.targetId))
+    .limit(size) as Promise<LinkRow[]>;
 }
