@@ -1,4 +1,4 @@
-import type { VectorFilter, VectorHit, VectorIndex, VectorPayload } from './port';
+import type { VectorHit, VectorIndex, VectorPayload } from './port';
 import { assertFilter, assertPoints, assertQuery } from './rules';
 import { CollectionLog, type LoggedPoint } from './memory-log';
 import { Segment } from './segment';
