@@ -11,6 +11,7 @@ export const oidcEnv = {
   OIDC_ISSUER: z
     .url()
     .refine((u) => {
+      if (!URL.canParse(u)) return false; // z.url() has said so already
       const url = new URL(u);
       return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
     }, 'must be an https:// URL (http:// only on a loopback address)')
