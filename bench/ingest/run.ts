@@ -5,7 +5,10 @@
  * creates `captures` note captures, waits until every one is processed, and reports
  * captures/s (first POST to last processed), the wait from creation to claim and the run
  * (claim to processed), and each stage's p50/p95 from the captures' provenance. Beside it,
- * the same stages run in this process with no services around them: the pipeline's own limit.
+ * the same stages run in this process with no services around them, and the raw throughput of the
+ * embedding model (the local provider, one note at a time), measured in this process before the
+ * captures are created: every capture is embedded twice (stage 5's similarity query, the search
+ * index), so model texts/s ÷ 2 is the pipeline's bound.
  * `--mode=embedded` starts `npm start` itself; `--mode=distributed` drives a running
  * `npm run start:distributed` (`--base-url`, default http://127.0.0.1:8080, and its mail
  * `--outbox`, default ./data-distributed/outbox).
@@ -16,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { fmt, summarize } from '../graph/stats';
 import { signIn, startEmbedded, type Target } from '../para/server';
 import { inProcessLimit } from './limit';
+import { modelThroughput } from './model';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,6 +81,11 @@ async function main() {
       return (await res.json()) as T;
     };
 
+    const model = await modelThroughput(Math.min(N, 300), (i) => `Field note ${i}\n\n${noteText(i)}`);
+    console.log(
+      `embedding model ${model.model}: ${model.texts_per_second} texts/s one at a time ` +
+        `(p50 ${fmt(model.embed_ms.p50)} ms, p95 ${fmt(model.embed_ms.p95)} ms, n=${model.n})`,
+    );
     console.log(`creating ${N} note captures (${MODE} mode)…`);
     const t0 = performance.now();
     const ids = await pool(N, Number(args.concurrency), async (i) => {
@@ -148,7 +157,9 @@ async function main() {
       run_ms: summarize(runMs),
       stages_ms: stages,
       in_process_limit: limit,
-      embedding_model: 'none yet (semantic search is a later issue); the in-process stages are the limit measured here',
+      embedding_model: model,
+      /** Captures/s as a share of the model's texts/s; each capture needs two embeddings, so 0.5 is the bound. */
+      ratio_to_model: Number((processed / seconds / model.texts_per_second).toFixed(3)),
     };
     console.log(`${processed}/${N} processed in ${seconds.toFixed(1)} s: ${result.captures_per_second} captures/s`);
     console.log(
@@ -157,6 +168,10 @@ async function main() {
     );
     for (const [name, st] of Object.entries(stages))
       console.log(`  ${name.padEnd(10)} p50 ${fmt(st.p50)} ms  p95 ${fmt(st.p95)} ms  (n=${st.n}, ${st.model})`);
+    console.log(
+      `embedding model: ${model.texts_per_second} texts/s → ${result.captures_per_second} captures/s is ` +
+        `${result.ratio_to_model} of it (bound 0.5: two embeddings a capture)`,
+    );
     console.log(
       `in-process limit (extract + summarise, no services): ${limit.captures_per_second} captures/s ` +
         `(extract p95 ${fmt(limit.extract_ms.p95)} ms, summarise p95 ${fmt(limit.summarise_ms.p95)} ms)`,
