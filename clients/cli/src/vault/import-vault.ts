@@ -159,18 +159,47 @@ export async function importVault(kg: KgClient, root: string, progress?: ImportP
     }
   });
   const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-  // New nodes first: their links mirror into the others, which then already hold them. Each
-  // PATCH sends a node's whole wanted set, and the sets are symmetric, so any order (and
-  // several at once) ends in the same links.
-  const relink = async ([note, n]: (typeof entries)[number]) => {
+  const newIds = new Set(entries.filter(([, n]) => n.created).map(([, n]) => n.id));
+  const fail = (note: VaultNote, e: unknown) => summary.failed.push({ file: note.file, error: errorText(e) });
+
+  // New nodes: a link is one relationship seen from both ends, so a PATCH of one end makes
+  // both. Only a vertex cover of the links among new nodes is sent (greedy, most links
+  // first); links to existing nodes are the existing nodes' PATCHes below. The wanted sets
+  // are symmetric, so these PATCHes may run at once in any order.
+  const covered = new Set<string>();
+  const edgeKey = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+  const cover = entries
+    .filter(([, n]) => n.created)
+    .sort(([, a], [, b]) => (wanted.get(b.id)?.size ?? 0) - (wanted.get(a.id)?.size ?? 0))
+    .filter(([, n]) => {
+      const open = [...(wanted.get(n.id) ?? [])].filter((t) => newIds.has(t) && !covered.has(edgeKey(n.id, t)));
+      for (const t of open) covered.add(edgeKey(n.id, t));
+      return open.length > 0;
+    });
+  await mapPool(cover, CONCURRENCY, async ([note, n]) => {
+    const target = wanted.get(n.id)!;
+    try {
+      await setLinks(kg, n.id, target, []);
+      relinked.add(n.id);
+      for (const t of target) current.get(t)?.add(n.id);
+    } catch (e) {
+      fail(note, e);
+    } finally {
+      progress?.tick();
+    }
+  });
+  for (let i = cover.length; i < newIds.size; i++) progress?.tick();
+
+  // Existing nodes, one at a time: each PATCH also changes the other ends, which `current`
+  // follows, so a node whose links the others' PATCHes already set is left alone. Notes that
+  // changed go first: a removed [[link]] is then undone from the note that lost it.
+  const existingOrder = entries
+    .filter(([, n]) => !n.created)
+    .sort(([a, x], [b, y]) => Number(y.changed) - Number(x.changed) || a.file.localeCompare(b.file));
+  for (const [note, n] of existingOrder) {
     const target = wanted.get(n.id) ?? new Set<string>();
     try {
-      if (n.created) {
-        if (!target.size) return;
-        await setLinks(kg, n.id, target, []);
-        relinked.add(n.id);
-        for (const t of target) current.get(t)?.add(n.id);
-      } else if (!sameSet(current.get(n.id) ?? new Set(), target)) {
+      if (!sameSet(current.get(n.id) ?? new Set(), target)) {
         // Keep links to nodes outside the vault, and the type and weight of vault links that stay.
         const links = await currentLinks(n.id);
         await setLinks(
@@ -180,23 +209,19 @@ export async function importVault(kg: KgClient, root: string, progress?: ImportP
           links.filter((l) => !vaultIds.has(l.target_id) || target.has(l.target_id)),
         );
         relinked.add(n.id);
+        current.set(n.id, new Set(target));
+        for (const [other, set] of current) {
+          if (other === n.id) continue;
+          if (target.has(other)) set.add(n.id);
+          else set.delete(n.id);
+        }
       }
     } catch (e) {
-      summary.failed.push({ file: note.file, error: errorText(e) });
+      fail(note, e);
     } finally {
       progress?.tick();
     }
-  };
-  await mapPool(
-    entries.filter(([, n]) => n.created),
-    CONCURRENCY,
-    relink,
-  );
-  await mapPool(
-    entries.filter(([, n]) => !n.created),
-    CONCURRENCY,
-    relink,
-  );
+  }
   summary.links.nodes_relinked = relinked.size;
 
   for (const [, n] of nodeOf) {
