@@ -32,12 +32,10 @@ export const RefreshRequest = z
 /** POST /auth/refresh: `refresh_token` may be left out only by a dashboard session (header `X-KG-Session: cookie`). */
 export const RefreshBody = z
   .object({
-    refresh_token: text({ min: 1, max: 200 })
-      .optional()
-      .meta({
-        description:
-          'Required unless the request carries `X-KG-Session: cookie` (the token is then read from the cookie)',
-      }),
+    refresh_token: text({ min: 1, max: 200 }).optional().meta({
+      description:
+        'Required unless the request carries `X-KG-Session: cookie` (the token is then read from the cookie)',
+    }),
   })
   .strict()
   .meta({ id: 'RefreshBody' });
