@@ -1,18 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KG } from './support/cli';
 import { call, callOk, httpClient, startHttpMcp, stdioClient } from './support/mcp';
 import { magicLinkToken, startOwnServer, type OwnServer } from './support/own-server';
 
 /** Access tokens of this suite's own server live this long (the shared server's live 15 minutes). */
 const TTL_SECONDS = 3;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const KG = existsSync(path.join(ROOT, 'node_modules/.bin/kg'))
-  ? path.join(ROOT, 'node_modules/.bin/kg')
-  : path.join(ROOT, 'clients/cli/bin/kg.js');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now().toString(36)}-${n++}@mcp-refresh.test`;
