@@ -13,6 +13,7 @@ export default defineConfig({
             'clients/sdk/src/**/*.test.ts',
             'clients/cli/src/**/*.test.ts',
             'clients/mcp/src/**/*.test.ts',
+            'clients/dashboard/src/**/*.test.ts',
           ],
           exclude: ['**/node_modules/**', '**/*.postgres.test.ts', '**/*.s3.test.ts'],
           environment: 'node',
