@@ -6,7 +6,7 @@ import { HARNESS_TIMEOUT, fakePara, graphHarness, identity } from '../testing';
 import { loadSnapshot } from '../store/snapshot';
 import { GraphCache } from './graph-cache';
 import { TenantGraph } from './tenant-graph';
-import { seedView, seedViewFromDatabase, type ViewContext } from './views';
+import { neighborsView, neighborsViewFromDatabase, seedView, seedViewFromDatabase, type ViewContext } from './views';
 
 let h: Awaited<ReturnType<typeof graphHarness>>;
 beforeAll(async () => {
@@ -78,6 +78,31 @@ describe('seed view while the tenant graph warms up', () => {
           );
         }
     await expect(seedViewFromDatabase(ctx, identity(t), { seed: ids[5]!, depth: 1, max_nodes: 10 })).rejects.toThrow();
+  }, 120_000);
+
+  it('pages neighbours from memory exactly as from the database, cursor after cursor', async () => {
+    const t = 64;
+    const ids = await seedTenant(t);
+    const ctx = context(h.database.db, new GraphCache(h.database.db, silent));
+    await ctx.graphs.get(identity(t).tenantId);
+    const walk = async (view: typeof neighborsView, id: string, direction: 'out' | 'in' | 'both', limit: number) => {
+      const pages: unknown[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await view(ctx, identity(t), id, { direction, limit, ...(cursor ? { cursor } : {}) });
+        pages.push({ ...page, next_cursor: page.next_cursor ? 'more' : null });
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return pages;
+    };
+    for (const id of [ids[0]!, ids[1]!, ids[9]!])
+      for (const direction of ['out', 'in', 'both'] as const)
+        for (const limit of [1, 3, 50])
+          expect(await walk(neighborsView, id, direction, limit), `${id} ${direction} ${limit}`).toEqual(
+            await walk(neighborsViewFromDatabase, id, direction, limit),
+          );
+    for (const view of [neighborsView, neighborsViewFromDatabase])
+      await expect(view(ctx, identity(t), ids[5]!, { direction: 'both', limit: 5 })).rejects.toThrow();
   }, 120_000);
 
   it('does not wait for the load: the first view comes from the database, later ones from memory', async () => {
