@@ -117,11 +117,26 @@ function scanModuleBytes(): Uint8Array {
   ]);
 }
 
-let scanModule: WebAssembly.Module | null | undefined;
-function simdModule(): WebAssembly.Module | null {
+/** The part of the WebAssembly API used here (the project's TypeScript lib has no DOM types). */
+interface WasmModule {
+  readonly kind?: 'module';
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { exports: Record<string, unknown> };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+}
+const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+
+let scanModule: WasmModule | null | undefined;
+function simdModule(): WasmModule | null {
   if (scanModule === undefined) {
     const bytes = scanModuleBytes();
-    scanModule = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    scanModule = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
   }
   return scanModule;
 }
@@ -174,7 +189,7 @@ type Scan = (q: number, base: number, n: number, d4: number, out: number) => voi
 
 /** Layout in one WebAssembly memory: the query, the scores (capacity floats), then the vectors. */
 class SimdStore implements DotStore {
-  readonly #memory: WebAssembly.Memory;
+  readonly #memory: WasmMemory;
   readonly #scan: Scan;
   readonly #query: Float32Array;
   readonly #out: Float32Array;
@@ -182,15 +197,15 @@ class SimdStore implements DotStore {
   readonly #outAt: number;
   readonly #vAt: number;
   constructor(
-    module: WebAssembly.Module,
+    module: WasmModule,
     readonly dimensions: number,
     readonly capacity: number,
   ) {
     this.#outAt = dimensions * 4;
     this.#vAt = this.#outAt + capacity * 4;
     const bytes = this.#vAt + capacity * dimensions * 4;
-    this.#memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
-    const instance = new WebAssembly.Instance(module, { env: { memory: this.#memory } });
+    this.#memory = new wasm!.Memory({ initial: Math.ceil(bytes / 65536) });
+    const instance = new wasm!.Instance(module, { env: { memory: this.#memory } });
     this.#scan = instance.exports['scan'] as Scan;
     this.#query = new Float32Array(this.#memory.buffer, 0, dimensions);
     this.#out = new Float32Array(this.#memory.buffer, this.#outAt, capacity);
