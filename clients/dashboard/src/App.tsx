@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { isSignedIn, onSessionChange, refresh, signOut } from './api/session';
 import { Link, useLocation } from './router';
 import { MagicLinkLanding, OidcCallback, SignInForm } from './pages/SignIn';
+import { ErrorBoundary } from './components/ErrorBoundary';
 
 const GraphPage = lazy(() => import('./pages/Graph'));
 const NodesPage = lazy(() => import('./pages/Nodes'));
@@ -88,7 +89,9 @@ export function App() {
           </main>
         }
       >
-        <Page path={path} />
+        <ErrorBoundary key={path}>
+          <Page path={path} />
+        </ErrorBoundary>
       </Suspense>
     </div>
   );

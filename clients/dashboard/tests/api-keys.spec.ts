@@ -38,4 +38,10 @@ test('Settings › API Keys: create (raw key shown once, copy), use it, revoke w
   await expect(row).toContainText('revoked');
   const after = await fetch(`${BASE_URL()}/api/v1/nodes`, { headers: { authorization: `ApiKey ${raw}` } });
   expect(after.status).toBe(401);
+
+  // Signing out revokes the session: a reload stays signed out.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Email address')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Email address')).toBeVisible();
 });

@@ -11,6 +11,8 @@ declare global {
       /** ms sigma took to build its buffers and draw that first frame. */
       buildMs: number | null;
       renders: number;
+      /** Time spent inside sigma's render calls, summed (ms). */
+      renderMsTotal: number;
       nodes: number;
       edges: number;
     };
@@ -42,6 +44,7 @@ export function GraphCanvas({
       firstRenderMs: null as number | null,
       buildMs: null as number | null,
       renders: 0,
+      renderMsTotal: 0,
       nodes: graph.order,
       edges: graph.size,
     };
@@ -49,7 +52,10 @@ export function GraphCanvas({
     const renderer = new Sigma(graph, container.current!, {
       renderEdgeLabels: false,
       labelRenderedSizeThreshold: 8,
-      defaultEdgeType: 'line',
+      // While the view moves, edges and labels wait for the end of the gesture (sigma's own
+      // settings for large graphs): panning stays fluid on software WebGL too.
+      hideEdgesOnMove: true,
+      hideLabelsOnMove: true,
       zIndex: true,
       nodeReducer: (node, data) =>
         node === selectedRef.current ? { ...data, highlighted: true, zIndex: 1, forceLabel: true } : data,
@@ -65,14 +71,23 @@ export function GraphCanvas({
     };
     // The constructor draws the first frame synchronously, before any listener exists.
     rendered();
-    renderer.on('afterRender', rendered);
+    let renderStart = 0;
+    renderer.on('beforeRender', () => (renderStart = performance.now()));
+    renderer.on('afterRender', () => {
+      stats.renderMsTotal += performance.now() - renderStart;
+      rendered();
+    });
     renderer.on('clickNode', ({ node }) => selectRef.current(node));
     renderer.on('enterNode', () => container.current?.classList.add('pointer'));
     renderer.on('leaveNode', () => container.current?.classList.remove('pointer'));
     sigma.current = renderer;
     return () => {
-      renderer.kill();
       sigma.current = null;
+      try {
+        renderer.kill();
+      } catch {
+        // A lost WebGL context (the GPU process restarted) cannot be released again.
+      }
     };
   }, [graph]);
 

@@ -96,8 +96,7 @@ export function CaptureDetail({ id, version, onChanged }: { id: string; version:
               <ul className="plain">
                 {c.node_ids.map((n) => (
                   <li key={n}>
-                    <Link href={`/nodes/${n}`}>Open node {n}</Link> ·{' '}
-                    <Link href={`/graph?seed=${encodeURIComponent(n)}`}>in the graph</Link>
+                    <NodeTitle id={n} /> · <Link href={`/graph?seed=${encodeURIComponent(n)}`}>in the graph</Link>
                   </li>
                 ))}
               </ul>
@@ -155,4 +154,10 @@ export function CaptureDetail({ id, version, onChanged }: { id: string; version:
       </Confirm>
     </section>
   );
+}
+
+/** A link to a node, named by its title once loaded. */
+function NodeTitle({ id }: { id: string }) {
+  const node = useLoad(async () => unwrap(await api.GET('/nodes/{id}', { params: { path: { id } } })), [id]);
+  return <Link href={`/nodes/${id}`}>{node.data ? `Open node “${node.data.title}”` : `Open node ${id}`}</Link>;
 }

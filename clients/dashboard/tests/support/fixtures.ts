@@ -42,6 +42,13 @@ export async function signIn(page: Page, email: string) {
   await page.goto(link);
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   expect(new URL(page.url()).hash).toBe('');
+  // The token left the address; nothing is kept in web storage; the refresh cookie is not readable.
+  const kept = await page.evaluate(() => ({
+    storage: localStorage.length + sessionStorage.length,
+    cookies: document.cookie,
+  }));
+  expect(kept.storage).toBe(0);
+  expect(kept.cookies).not.toContain('kg_refresh');
 }
 
 /** axe-core on the page as it is: no serious or critical violation. */
@@ -55,7 +62,25 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: false });
 }
 
-export const test = base;
+/**
+ * Every page of a test may talk to the server's own origin only: no font, script or image from
+ * anywhere else (the dashboard bundles everything).
+ */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const foreign: string[] = [];
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`${error.message}\n${error.stack ?? ''}`));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== new URL(BASE_URL()).origin)
+        foreign.push(request.url());
+    });
+    await use(page);
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
+  },
+});
 export { expect };
 
 /** A bearer session for `email` through the REST API (to prepare data quickly), like the README's curl walkthrough. */
