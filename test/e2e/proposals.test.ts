@@ -97,6 +97,8 @@ describe('a capture’s node and its proposals', () => {
     });
     expect(keyword.body.data.map((n: Node) => n.id)).toEqual([nodeId]);
     expect((await api('GET', `/nodes?source_capture_id=${cap.id}`, { auth: other.bearer })).body.total).toBe(0);
+    const empty = await api('GET', '/nodes?source_capture_id=', { auth: s.bearer });
+    expect(expectProblem(empty, 400).errors?.[0]?.path).toBe('query.source_capture_id');
     const hybrid = await api('GET', `/nodes?query=vocabulary&source_capture_id=${cap.id}`, { auth: s.bearer });
     expect(expectProblem(hybrid, 400).errors).toEqual([expect.objectContaining({ path: 'query.source_capture_id' })]);
   });

@@ -85,7 +85,7 @@ export const ListNodesQuery = PageQuery.extend({
   para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: queryBool.optional().meta({ description: 'true: only nodes without PARA items; false: only assigned nodes' }),
-  source_capture_id: text({ max: 64 })
+  source_capture_id: text({ min: 1, max: 64 })
     .optional()
     .meta({ description: 'Extension: only the node made from this capture (listing and `mode=keyword` only)' }),
 }).strict();
@@ -98,7 +98,7 @@ export const ListNodesInput = z.object({
   para_item_id: text({ max: 64 }).optional(),
   status: NodeStatus.optional(),
   orphan: z.boolean().optional(),
-  source_capture_id: text({ max: 64 }).optional(),
+  source_capture_id: text({ min: 1, max: 64 }).optional(),
   page: z.number().int().min(1).max(1_000_000).default(1),
   per_page: z.number().int().min(1).max(100).default(20),
 });
