@@ -58,11 +58,26 @@ describe('Session', () => {
   it('refreshes before the access token expires', async () => {
     const server = fakeServer();
     const { make } = setup(server);
-    await make().saveLogin({ access_token: 'at-0', refresh_token: 'rt-0', expires_in: 30 }); // inside the 60 s margin
+    const s = make();
+    await s.saveLogin({ access_token: 'at-0', refresh_token: 'rt-0', expires_in: 900 });
+    // 30 s left of a 15-minute token: inside the 60 s margin.
+    const saved_at = new Date(Date.now() - 870_000).toISOString();
+    await s.store.write({ ...(await s.login())!, expires_at: Date.now() + 30_000, saved_at });
     const res = await get(make());
     expect(res.status).toBe(200);
     expect(server.calls).toEqual(['POST /api/v1/auth/refresh', 'GET /api/v1/nodes']);
     expect((await make().login())?.refresh_token).toBe('rt-1');
+  });
+
+  it('a short-lived token is refreshed a quarter of its lifetime before expiry, not on every request', async () => {
+    const server = fakeServer();
+    const { make } = setup(server);
+    await make().saveLogin({ access_token: 'at-0', refresh_token: 'rt-0', expires_in: 4 });
+    expect((await get(make())).status).toBe(200);
+    expect(server.calls).toEqual(['GET /api/v1/nodes']);
+    await new Promise((r) => setTimeout(r, 3_100));
+    expect((await get(make())).status).toBe(200);
+    expect(server.calls).toEqual(['GET /api/v1/nodes', 'POST /api/v1/auth/refresh', 'GET /api/v1/nodes']);
   });
 
   it('after a 401 refreshes once and retries the request', async () => {
@@ -88,7 +103,9 @@ describe('Session', () => {
   it('two processes refreshing at once rotate the tokens once (profile lock, then re-read)', async () => {
     const server = fakeServer({ refreshDelayMs: 50 });
     const { make } = setup(server);
-    await make().saveLogin({ access_token: 'at-0', refresh_token: 'rt-0', expires_in: 1 });
+    const first = make();
+    await first.saveLogin({ access_token: 'at-0', refresh_token: 'rt-0', expires_in: 900 });
+    await first.store.write({ ...(await first.login())!, expires_at: Date.now() - 1000 });
     // Separate Session objects: nothing shared in memory, only the profile on disk.
     const results = await Promise.all([get(make()), get(make()), get(make())]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);

@@ -13,7 +13,7 @@ export interface TokenPair {
 export interface SessionOptions {
   /** Defaults to `readClientEnv()` (SVC_API_URL, SVC_TOKEN, KG_CONFIG_DIR / XDG). */
   env?: ClientEnv;
-  /** Refresh this long before the access token expires (default 60 s). */
+  /** Refresh this long before the access token expires (default 60 s; at most a quarter of its lifetime). */
   refreshMarginMs?: number;
   fetch?: typeof fetch;
   /** `user-agent` sent with every request. */
@@ -93,8 +93,18 @@ export class Session {
     if (this.apiKey) return `ApiKey ${this.apiKey}`;
     let login = await this.login();
     if (!login) throw new AuthRequiredError(`Not signed in to ${this.baseUrl}. Run \`kg login\` or set SVC_TOKEN.`);
-    if (login.expires_at - this.margin <= Date.now()) login = await this.refresh(login.access_token);
+    if (this.refreshDue(login)) login = await this.refresh(login.access_token);
     return `Bearer ${login.access_token}`;
+  }
+
+  /**
+   * Due `refreshMarginMs` (60 s) before expiry, or a quarter of the token's lifetime before
+   * it when that is shorter (a server issuing 3-second tokens does not get a refresh per request).
+   */
+  private refreshDue(login: StoredLogin): boolean {
+    const lifetime = login.expires_at - Date.parse(login.saved_at);
+    const margin = Number.isFinite(lifetime) && lifetime > 0 ? Math.min(this.margin, lifetime / 4) : this.margin;
+    return login.expires_at - margin <= Date.now();
   }
 
   /**
@@ -107,7 +117,7 @@ export class Session {
     this.refreshing ??= withFileLock(this.store.lockFile, async () => {
       const current = await this.store.read();
       if (!current) throw new AuthRequiredError(`Signed out of ${this.baseUrl}. Run \`kg login\`.`);
-      if (current.access_token !== staleAccess && current.expires_at - this.margin > Date.now()) {
+      if (current.access_token !== staleAccess && !this.refreshDue(current)) {
         this.cached = current;
         return current;
       }
