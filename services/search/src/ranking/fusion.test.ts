@@ -17,7 +17,7 @@ describe('hybrid fusion', () => {
     expect(minMax([{ id: 'a', score: 0.2 }]).get('a')).toBe(1);
   });
 
-  it('weights the semantic side by 0.65; a node found by one side only counts 0 on the other', () => {
+  it('weights the semantic side by 0.6 by default; a node found by one side only counts 0 on the other', () => {
     const fused = fuse(
       [
         { id: 'kw-only', score: 10 },
@@ -30,8 +30,8 @@ describe('hybrid fusion', () => {
       ],
     );
     expect(fused.map((h) => h.id)).toEqual(['both', 'kw-only', 'kw-low', 'sem-only']);
-    expect(fused[0]!.score).toBeCloseTo(0.65 + 0.35 * 0.5, 10);
-    expect(fused[1]!.score).toBeCloseTo(0.35, 10);
+    expect(fused[0]!.score).toBeCloseTo(0.6 + 0.4 * 0.5, 10);
+    expect(fused[1]!.score).toBeCloseTo(0.4, 10);
     expect(fused[3]!.score).toBeCloseTo(0, 10);
   });
 });
