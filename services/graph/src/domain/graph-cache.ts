@@ -1,6 +1,6 @@
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
-import { changesSince, currentVersion, linkChunk, snapshotNodes, type LinkRow } from '../store/snapshot';
+import { changesSince, currentVersion, linkChunk, nodeChunk, type LinkRow } from '../store/snapshot';
 import { TenantGraph } from './tenant-graph';
 
 export interface GraphCacheOptions {
@@ -12,7 +12,7 @@ export interface GraphCacheOptions {
    * database for its version. Several replicas (distributed) must leave this off.
    */
   singleWriter?: boolean;
-  /** Link rows per statement while a tenant loads (other queries run between pages). */
+  /** Rows per statement while a tenant loads (default 10,000; requests' queries run between pages). */
   chunkRows?: number;
 }
 
@@ -45,7 +45,7 @@ export class GraphCache {
     const o = typeof opts === 'number' ? { maxLinkRows: opts } : opts;
     this.maxLinkRows = o.maxLinkRows ?? 4_000_000;
     this.singleWriter = o.singleWriter ?? false;
-    this.chunkRows = o.chunkRows ?? 50_000;
+    this.chunkRows = o.chunkRows ?? 10_000;
   }
 
   /** A write of the tenant committed (singleWriter: its next read checks the version again). */
@@ -128,13 +128,19 @@ export class GraphCache {
       this.dirty.delete(tenantId);
       const since = await currentVersion(this.db, tenantId);
       const graph = new TenantGraph(since);
-      for (const n of await snapshotNodes(this.db, tenantId)) graph.addNode(n);
-      let after: LinkRow | null = null;
-      for (;;) {
+      for (let afterId: string | null = null; ;) {
+        const rows = await nodeChunk(this.db, tenantId, afterId, this.chunkRows);
+        for (const n of rows) graph.addNode(n);
+        if (rows.length < this.chunkRows) break;
+        afterId = rows.at(-1)!.id;
+        await yieldToRequests();
+      }
+      for (let after: LinkRow | null = null; ;) {
         const rows: LinkRow[] = await linkChunk(this.db, tenantId, after, this.chunkRows);
         for (const row of rows) graph.addLinkRow(row);
         if (rows.length < this.chunkRows) break;
         after = rows.at(-1)!;
+        await yieldToRequests();
       }
       graph.sortAdjacency();
       const log = await changesSince(this.db, tenantId, since);
@@ -158,3 +164,6 @@ export class GraphCache {
     }
   }
 }
+
+/** Lets queued requests (and their queries) go first between two pages of a load. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -2,8 +2,8 @@ import { isId, notFound, type Identity, type NeighborsQuery, type SeedQuery } fr
 import type { CursorStore } from '@kg/kv';
 import { countStale, readStats } from '../store/stats';
 import { linkPage, viewNodes, type EdgeRow, type Position, type ViewNode } from '../store/views';
-import { boundedBfs, frontierOf, type NeighbourLoader } from './bfs';
-import { edgesAmongFromDb, hubFromDb, strongestFromDb } from '../store/seed';
+import { boundedBfs, frontierOf, type BfsResult } from './bfs';
+import { boundedBfsFromDb, edgesAmongFromDb, hubFromDb } from '../store/seed';
 import type { TenantGraph } from './tenant-graph';
 import type { GraphCache } from './graph-cache';
 import type { GraphContext } from './context';
@@ -24,7 +24,7 @@ const toEdge = (e: EdgeRow) => ({ source: e.source, target: e.target, link_type:
 interface SeedSource {
   hub(): Promise<string | null>;
   visible(id: string): Promise<boolean>;
-  load: NeighbourLoader;
+  bfs(seed: string, depth: number, maxNodes: number): Promise<BfsResult>;
   /** Title, PARA items and connection count of result nodes. */
   details(ids: string[]): Promise<Map<string, { title: string; paraItemIds: string[]; connectionCount: number }>>;
   /** Links among the result nodes, each from both ends, in result order then strongest first. */
@@ -35,7 +35,7 @@ function memorySource(graph: TenantGraph): SeedSource {
   return {
     hub: async () => graph.hub(),
     visible: async (id) => graph.visible(id) !== undefined,
-    load: graph.load,
+    bfs: (seed, depth, maxNodes) => boundedBfs(seed, depth, maxNodes, graph.load),
     details: async (ids) =>
       new Map(
         ids.map((id) => {
@@ -59,7 +59,7 @@ function databaseSource(ctx: GraphContext, tenantId: string): SeedSource {
   return {
     hub: () => hubFromDb(ctx.db, tenantId),
     visible: async (id) => (await viewNodes(ctx.db, tenantId, [id])).length > 0,
-    load: (ids, perNode) => strongestFromDb(ctx.db, tenantId, ids, perNode),
+    bfs: (seed, depth, maxNodes) => boundedBfsFromDb(ctx.db, tenantId, seed, depth, maxNodes),
     details: async (ids) => new Map((await viewNodes(ctx.db, tenantId, ids)).map((n) => [n.id, n])),
     edgesAmong: async (ids) => {
       const order = new Map(ids.map((id, i) => [id, i]));
@@ -102,7 +102,7 @@ async function seedFrom(ctx: ViewContext, identity: Identity, q: SeedQuery, sour
       meta: { node_count: 0, edge_count: 0, depth: q.depth },
     };
   }
-  const bfs = await boundedBfs(seedId, q.depth, q.max_nodes, source.load);
+  const bfs = await source.bfs(seedId, q.depth, q.max_nodes);
   const ids = [...bfs.depths.keys()];
   const inside = new Map<string, number>();
   const edges: Array<{ source: string; target: string; link_type: string; weight: number }> = [];

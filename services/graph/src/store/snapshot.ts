@@ -51,12 +51,14 @@ export interface LinkRow {
   w: number;
 }
 
-/** The tenant's nodes (every status), for the in-memory graph. */
-export function snapshotNodes(db: Db, tenantId: string) {
+/** One keyset page of the tenant's nodes (every status) by id, after `after`, for the in-memory graph. */
+export function nodeChunk(db: Db, tenantId: string, after: string | null, size: number) {
   return db
     .select({ id: nodes.id, title: nodes.title, status: nodes.status, para: nodes.paraItemIds })
     .from(nodes)
-    .where(eq(nodes.tenantId, tenantId));
+    .where(after === null ? eq(nodes.tenantId, tenantId) : and(eq(nodes.tenantId, tenantId), gt(nodes.id, after)))
+    .orderBy(asc(nodes.id))
+    .limit(size);
 }
 
 /**
