@@ -129,6 +129,20 @@ describe('kg nodes', () => {
     expect(unlink.json().links).toEqual([{ target_id: c.id, type: 'related', weight: 1 }]);
   });
 
+  it('link refuses to drop a link to a dismissed node (the graph views cannot show its weight)', async () => {
+    const [a, b, c] = await Promise.all(
+      ['Keeper', 'Dismissed one', 'Newcomer'].map(async (title) =>
+        (await run(['nodes', 'create', '--title', title, '--json'])).json(),
+      ),
+    );
+    await run(['nodes', 'link', a.id, b.id, '--weight', '0.3']);
+    await run(['nodes', 'edit', b.id], undefined, { EDITOR: `sed -i 's/^status: raw/status: dismissed/'` });
+    const res = await run(['nodes', 'link', a.id, c.id]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`links to dismissed node(s) ${b.id}`);
+    expect((await run(['nodes', 'related', a.id, '--json'])).json().nodes.map((n: any) => n.id)).toEqual([b.id]);
+  });
+
   it('delete, then get exits 4', async () => {
     const node = (await run(['nodes', 'create', '--title', 'Doomed', '--json'])).json();
     expect((await run(['nodes', 'delete', node.id])).code).toBe(0);

@@ -1,5 +1,6 @@
 import { ok } from '@kg/sdk';
 import { kg } from './context.ts';
+import { Failure } from './exit-codes.ts';
 
 export interface LinkSpec {
   target_id: string;
@@ -9,7 +10,9 @@ export interface LinkSpec {
 
 /**
  * A node's links with their types and weights (PATCH /nodes/:id/links replaces them all, so
- * adding one means sending the others too). Read from /graph/neighbors (out), every page.
+ * adding one means sending the others too). Read from /graph/neighbors (out), every page;
+ * a link to a dismissed node (which the graph views leave out) stops the command instead of
+ * being dropped.
  */
 export async function currentLinks(id: string): Promise<LinkSpec[]> {
   const links: LinkSpec[] = [];
@@ -26,5 +29,15 @@ export async function currentLinks(id: string): Promise<LinkSpec[]> {
     }
     cursor = view.next_cursor ?? undefined;
   } while (cursor);
+  // The graph views leave dismissed neighbours out; /related lists them (without weights).
+  // Rather than drop such a link, or guess its weight, say so.
+  const { nodes } = await ok(kg().api.GET('/nodes/{id}/related', { params: { path: { id }, query: { limit: 500 } } }));
+  const known = new Set(links.map((l) => l.target_id));
+  const hidden = nodes.filter((n) => !known.has(n.id));
+  if (hidden.length)
+    throw new Failure(
+      `${id} links to dismissed node(s) ${hidden.map((n) => n.id).join(', ')}, whose link weights cannot be read; ` +
+        'restore them first, or give every link with --replace',
+    );
   return links;
 }
