@@ -147,7 +147,8 @@ describe('POST /auth/refresh', () => {
     expectProblem(await api('POST', '/auth/refresh', { body: { refresh_token: 'nope' } }), 401);
     expectProblem(await api('POST', '/auth/refresh', { body: { refresh_token: s.access_token.slice(0, 200) } }), 401);
     expectProblem(await api('POST', '/auth/refresh', { body: { refresh_token: `${s.refresh_token}x` } }), 401);
-    expectProblem(await api('POST', '/auth/refresh', { body: {} }), 400);
+    // {} is the dashboard's cookie-session form; without the cookie it is a missing credential.
+    expectProblem(await api('POST', '/auth/refresh', { body: {} }), 401);
     expectProblem(await api('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token, extra: 1 } }), 400);
     expect((await api('POST', '/auth/refresh', { body: { refresh_token: s.refresh_token } })).status).toBe(200);
   });

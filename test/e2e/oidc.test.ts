@@ -129,15 +129,15 @@ describe('OpenID Connect sign-in (oidc-provider on loopback)', () => {
     expect(p.errors?.[0]?.path).toBe('code_verifier');
   });
 
-  it('refuses a replayed provider redirect (state used) and a wrong state (400, no redirect)', async () => {
+  it('refuses a replayed provider redirect (state used) and a wrong state (401, no redirect)', async () => {
     const back = await toCallback(client(), { sub: `replay-${random().slice(0, 8)}` });
     expect((await callback(back)).status).toBe(302);
     const again = await fetch(back, { redirect: 'manual' });
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(401);
     expect(again.headers.get('location')).toBeNull();
     const forged = new URL(back);
     forged.searchParams.set('state', random());
-    expect((await fetch(forged, { redirect: 'manual' })).status).toBe(400);
+    expect((await fetch(forged, { redirect: 'manual' })).status).toBe(401);
   });
 
   it('an authorization response naming another issuer is refused (error=sign_in_failed)', async () => {

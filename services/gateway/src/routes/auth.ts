@@ -16,6 +16,7 @@ import {
   RefreshBody,
   TokenPair,
   listOf,
+  unauthorized,
 } from '@kg/contracts';
 import type { RateLimiter } from '@kg/kv';
 import type { OidcSignIn } from '../sign-in/oidc';
@@ -86,7 +87,7 @@ export const authRoutes = (limiters: AuthLimiters, signIn: SignIn): Route[] => {
       service: 'auth',
       query: OidcCallbackQuery,
       success: { status: 302, description: 'Redirect to the client (Location)' },
-      errors: [503],
+      errors: [401, 503],
       async handle(req, peers) {
         const url = req.raw.originalUrl;
         const rawQuery = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
@@ -161,9 +162,11 @@ export const authRoutes = (limiters: AuthLimiters, signIn: SignIn): Route[] => {
       success: { status: 200, description: 'A new token pair', schema: SignedIn },
       errors: [401, 403],
       async handle(req, peers) {
-        const { token, fromCookie } = presentedRefreshToken(req.raw, req.body, signIn.cookies);
-        const pair = await peers.auth.as(null).tokens.refresh({ refresh_token: token });
-        return answer(pair, fromCookie || wantsCookieSession(req.raw));
+        const presented = presentedRefreshToken(req.raw, req.body, signIn.cookies);
+        // No token at all: a missing credential, like any other (401).
+        if (!presented) throw unauthorized('No refresh token: send refresh_token, or the session cookie');
+        const pair = await peers.auth.as(null).tokens.refresh({ refresh_token: presented.token });
+        return answer(pair, presented.fromCookie || wantsCookieSession(req.raw));
       },
     }),
     defineRoute({
@@ -171,7 +174,7 @@ export const authRoutes = (limiters: AuthLimiters, signIn: SignIn): Route[] => {
       path: '/auth/logout',
       operationId: 'logout',
       summary:
-        "Sign out: revokes the refresh token's whole family (idempotent) and clears the session cookies; a cookie session sends {} with X-CSRF-Token",
+        "Sign out: revokes the refresh token's whole family (idempotent: without a token or cookie nothing to revoke) and clears the session cookies; a cookie session sends {} with X-CSRF-Token",
       tag: 'Auth',
       auth: 'none',
       service: 'auth',
@@ -179,8 +182,9 @@ export const authRoutes = (limiters: AuthLimiters, signIn: SignIn): Route[] => {
       success: { status: 204, description: 'Signed out' },
       errors: [403],
       async handle(req, peers) {
-        const { token } = presentedRefreshToken(req.raw, req.body, signIn.cookies);
-        await peers.auth.as(null).tokens.revoke({ refresh_token: token });
+        // Idempotent: no session (no token, no cookie) has nothing to revoke.
+        const presented = presentedRefreshToken(req.raw, req.body, signIn.cookies);
+        if (presented) await peers.auth.as(null).tokens.revoke({ refresh_token: presented.token });
         return { status: 204, headers: signIn.cookies.clear() };
       },
     }),

@@ -145,7 +145,7 @@ export function createOidcSignIn(deps: { kv: KvStore; publicUrl: string }) {
     /**
      * GET /auth/oidc/callback: the pending login taken (one use), the provider's answer
      * redeemed by auth, and a one-time code for the client. Returns the client redirect;
-     * an unknown state has no client to go back to (400).
+     * an unknown state has no client to go back to (401).
      */
     async callback(
       q: { state: string; error?: string | undefined },
@@ -154,10 +154,8 @@ export function createOidcSignIn(deps: { kv: KvStore; publicUrl: string }) {
     ): Promise<string> {
       const auth = () => anon(peers);
       const stored = await kv.take(`oidc:login:${q.state}`);
-      if (!stored)
-        throw new AppError('invalid', 'Unknown, used or expired sign-in state; start the sign-in again', {
-          errors: [{ path: 'query.state', message: 'does not belong to a pending sign-in' }],
-        });
+      // Like an unknown one-time token: 401 (no client to send back to, so no redirect).
+      if (!stored) throw unauthorized('Unknown, used or expired sign-in state; start the sign-in again');
       const login = JSON.parse(stored) as PendingLogin;
       const fail = (error: CallbackError) =>
         redirectTo(login.redirectUri, { error, error_description: ERROR_TEXT[error], state: login.clientState });

@@ -1,6 +1,6 @@
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { AppError, invalid, unauthorized, type CookieSession, type TokenPair } from '@kg/contracts';
+import { AppError, unauthorized, type CookieSession, type TokenPair } from '@kg/contracts';
 
 /**
  * The dashboard's cookie session (docs/API.md "Sign-in"). A request with header
@@ -101,17 +101,15 @@ export type SessionCookies = ReturnType<typeof createSessionCookies>;
 
 /**
  * The refresh token of a body or, for a dashboard session (the header, or the session
- * cookie without a body token), of its cookie; `fromCookie` tells which.
+ * cookie without a body token), of its cookie; `fromCookie` tells which. Null: neither.
  */
 export function presentedRefreshToken(
   req: Request,
   body: { refresh_token?: string | undefined },
   cookies: SessionCookies,
-): { token: string; fromCookie: boolean } {
+): { token: string; fromCookie: boolean } | null {
   if (body.refresh_token) return { token: body.refresh_token, fromCookie: false };
   if (wantsCookieSession(req) || cookiesOf(req)[REFRESH_COOKIE])
     return { token: cookies.refreshTokenOf(req), fromCookie: true };
-  throw invalid('The request body failed validation', [
-    { path: 'refresh_token', message: 'Required (or send X-KG-Session: cookie with the session cookie)' },
-  ]);
+  return null;
 }
