@@ -9,11 +9,13 @@ const COMPOST = 'para_01jd8x6q1bf5r3v2m9w7k4t0za';
 const BEES = 'para_01jd8x6q1bf5r3v2m9w7k4t0zb';
 const cap = (n: number) => `cap_01jd8x6q1bf5r3v2m9w7k4t${String(n).padStart(3, '0')}`;
 
+/** The PARA items the fake PARA service knows (a test removes one to play an item gone since). */
+const items = new Set([COMPOST, BEES]);
 let h: GraphHarness;
 let worker: (n: number) => ReturnType<ReturnType<typeof connectService<typeof graphApi>>['as']>;
 beforeAll(async () => {
   h = await graphHarness({
-    para: new Set([COMPOST, BEES]),
+    para: items,
     paraLabels: new Map([
       [COMPOST, 'Garden composting'],
       [BEES, 'Beekeeping'],
@@ -197,6 +199,24 @@ describe('proposals', () => {
     const listed = (await h.as(8).proposals.list({ id: node.id })).data.find((x) => x.id === p.id)!;
     expect(listed.status).toBe('pending');
     expect((await h.as(8).proposals.dismiss({ id: node.id, proposal_id: p.id })).status).toBe('dismissed');
+  });
+
+  it('a PARA item gone since answers 409 on accept, naming it; the proposal stays pending', async () => {
+    const node = await captureNode(12, cap(11));
+    const { proposals } = await worker(12).proposals.record({ capture_id: cap(11), links: [], link_model: 'm' });
+    const p = proposals.find((x) => x.kind === 'para_item')!;
+    items.delete(COMPOST);
+    try {
+      const problem = await problemOf(h.as(12).proposals.accept({ id: node.id, proposal_id: p.id }));
+      expect(problem).toMatchObject({
+        status: 409,
+        detail: expect.stringContaining('is archived or no longer exists'),
+      });
+    } finally {
+      items.add(COMPOST);
+    }
+    expect((await h.as(12).proposals.list({ id: node.id, status: 'pending' })).data.map((x) => x.id)).toContain(p.id);
+    expect((await h.as(12).nodes.get({ id: node.id })).para_item_ids).toEqual([]);
   });
 
   it('another tenant sees 404 for the node’s proposals, accept and dismiss', async () => {
