@@ -93,6 +93,7 @@ export function createRanker(deps: RankerDeps) {
   }
 
   return {
+    model: deps.embedder.model,
     embedQuery,
     similar,
     semantic,
