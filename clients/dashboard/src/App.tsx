@@ -43,7 +43,7 @@ export function App() {
   const [state, setState] = useState<'checking' | 'in' | 'out'>(isSignedIn() ? 'in' : 'checking');
   useEffect(() => onSessionChange((signedIn) => setState(signedIn ? 'in' : 'out')), []);
   useEffect(() => {
-    if (state === 'checking') void refresh().then((ok) => setState(ok ? 'in' : 'out'));
+    if (state === 'checking') void refresh().then((ok) => setState(ok || isSignedIn() ? 'in' : 'out'));
   }, [state]);
 
   if (url.pathname === '/sign-in' && (state !== 'in' || location.hash)) return <MagicLinkLanding />;

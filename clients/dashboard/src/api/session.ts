@@ -97,10 +97,12 @@ export function refresh(): Promise<boolean> {
   pending ??= (async () => {
     const token = readCookie('kg_csrf') ?? csrf;
     if (!token) return false;
+    const before = access;
     try {
       const res = await post('/refresh', {}, { 'X-CSRF-Token': token });
       if (!res.ok) {
-        if (res.status === 401 || res.status === 403) clear();
+        // A sign-in that finished meanwhile (a new access token) is not undone by a stale cookie.
+        if ((res.status === 401 || res.status === 403) && access === before) clear();
         return false;
       }
       accept((await res.json()) as SessionTokens);

@@ -63,8 +63,8 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /**
- * Every page of a test may talk to the server's own origin only: no font, script or image from
- * anywhere else (the dashboard bundles everything).
+ * Every page of a test may talk to the server's own origin only (and the OpenID provider during
+ * its sign-in): no font, script or image from anywhere else (the dashboard bundles everything).
  */
 export const test = base.extend({
   page: async ({ page }, use) => {
@@ -73,7 +73,9 @@ export const test = base.extend({
     page.on('pageerror', (error) => errors.push(`${error.message}\n${error.stack ?? ''}`));
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== new URL(BASE_URL()).origin)
+      // The OpenID provider's own pages are the one other origin a sign-in may visit.
+      const allowed = [new URL(BASE_URL()).origin, process.env['KG_OIDC_ISSUER']];
+      if (url.protocol !== 'data:' && url.protocol !== 'blob:' && !allowed.includes(url.origin))
         foreign.push(request.url());
     });
     await use(page);

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startTestOidcProvider } from './oidc-provider';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const READY_TIMEOUT_MS = 120_000;
@@ -26,6 +27,14 @@ const freePort = () =>
 export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-browser-'));
   const port = await freePort();
+  // A real OpenID provider on loopback: the dashboard's "Continue with …" signs this person in.
+  const oidc = await startTestOidcProvider({
+    port: await freePort(),
+    clientId: 'kg-dashboard-test',
+    clientSecret: 'kg-dashboard-test-secret-0123456789',
+    redirectUris: [`http://127.0.0.1:${port}/api/v1/auth/oidc/callback`],
+  });
+  oidc.signInAs({ sub: 'oidc-person-1', email: 'oidc-person@example.com', email_verified: true });
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
   const server = spawn('scripts/node24.sh', ['tsx', 'services/standalone/src/main.ts'], {
@@ -41,6 +50,9 @@ export default async function globalSetup() {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       MAGIC_LINK_PER_EMAIL_PER_HOUR: '100',
       LOG_LEVEL: 'info',
+      OIDC_ISSUER: oidc.issuer,
+      OIDC_CLIENT_ID: 'kg-dashboard-test',
+      OIDC_CLIENT_SECRET: 'kg-dashboard-test-secret-0123456789',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,6 +67,7 @@ export default async function globalSetup() {
     );
     if (ready) break;
     if (server.exitCode !== null || Date.now() > deadline) {
+      await oidc.close();
       const tail = readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
       throw new Error(`server not ready (log ${logFile}):\n${tail}`);
     }
@@ -62,7 +75,9 @@ export default async function globalSetup() {
   }
   process.env['KG_BASE_URL'] = baseUrl;
   process.env['KG_OUTBOX_DIR'] = path.join(dataDir, 'outbox');
+  process.env['KG_OIDC_ISSUER'] = oidc.issuer;
   return async () => {
+    await oidc.close();
     try {
       process.kill(-server.pid!, 'SIGTERM');
     } catch {

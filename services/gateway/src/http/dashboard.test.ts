@@ -71,6 +71,16 @@ describe('the dashboard at / (a built clients/dashboard/dist)', () => {
     expect(post.status).toBe(404);
   });
 
+  it('serves a rebuilt index.html at once, without a restart (a build beside a running server)', async () => {
+    const rebuilt = INDEX.replace('index-Abc123.js', 'index-Def456.js');
+    writeFileSync(join(dir, 'index.html'), rebuilt);
+    try {
+      expect(await (await gateway.fetch('/graph')).text()).toBe(rebuilt);
+    } finally {
+      writeFileSync(join(dir, 'index.html'), INDEX);
+    }
+  });
+
   it('without a build, the app’s paths answer 503 naming the build command; the API still works', async () => {
     const res = await unbuilt.fetch('/sign-in');
     expect(res.status).toBe(503);

@@ -33,9 +33,8 @@ const isApiPath = (path: string, apiPrefix: string) => path === apiPrefix || pat
  */
 export function mountDashboard(app: Express, dir: string, apiPrefix: string, logger: Logger): void {
   const indexFile = join(dir, 'index.html');
-  const built = existsSync(indexFile);
-  if (!built) logger.warn({ dir }, 'dashboard not built: run `npm run build:dashboard` to serve it at /');
-  const index = built ? readFileSync(indexFile) : null;
+  if (!existsSync(indexFile))
+    logger.warn({ dir }, 'dashboard not built: run `npm run build:dashboard` to serve it at /');
 
   app.use(
     '/assets',
@@ -56,7 +55,11 @@ export function mountDashboard(app: Express, dir: string, apiPrefix: string, log
   );
   app.get('/{*path}', (req, res, next) => {
     if (isApiPath(req.path, apiPrefix)) return next();
-    if (!index) {
+    // Read on every request (1 KB, from the page cache): a rebuild takes effect on the next load.
+    let index: Buffer;
+    try {
+      index = readFileSync(indexFile);
+    } catch {
       sendProblem(res, problem(503, 'Dashboard not built', 'Run `npm run build:dashboard`, then reload.'));
       return;
     }
