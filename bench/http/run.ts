@@ -19,7 +19,7 @@ import { generateGraph } from '../graph/generate';
 import { fmt } from '../graph/stats';
 import { measure, timedGet, type Measured } from './load';
 import { startDistributed, startEmbedded, type Server } from './servers';
-import { credentials, loadTenant, pickIds, type Credentials } from './tenant';
+import { credentials, credentialsAgain, loadTenant, pickIds, type Credentials } from './tenant';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     'big-nodes': { type: 'string', default: '100000' },
     'big-links': { type: 'string', default: '1000000' },
     'cpu-prof': { type: 'string' },
+    /** A DATA_DIR a former --big run loaded (its tenant is signed in again): skips the load. */
+    'big-dir': { type: 'string' },
     label: { type: 'string', default: '' },
   },
 });
@@ -158,12 +160,20 @@ async function runBig() {
   const links = Number(args['big-links']);
   const g = generateGraph(nodes, links);
   const ids = pickIds(g, 32, 20, 400);
-  const first = await startEmbedded();
-  const creds = await credentials(first, 'big');
-  await first.stop();
-  console.log(`loading ${nodes.toLocaleString()} nodes / ${links.toLocaleString()} links into PGlite…`);
-  await loadTenant(first, creds.tenantId, g);
-  const server = await startEmbedded({ dataDir: first.dataDir });
+  let dataDir = args['big-dir'];
+  let creds: Credentials;
+  if (dataDir) {
+    creds = await credentialsAgain(dataDir, 'big');
+  } else {
+    const first = await startEmbedded();
+    creds = await credentials(first, 'big');
+    await first.stop();
+    console.log(`loading ${nodes.toLocaleString()} nodes / ${links.toLocaleString()} links into PGlite…`);
+    await loadTenant(first, creds.tenantId, g);
+    dataDir = first.dataDir;
+  }
+  console.log(`big tenant in ${dataDir}`);
+  const server = await startEmbedded({ dataDir });
   try {
     const idle = server.rssMiB();
     const url = (id: string) => `${server.baseUrl}/api/v1/graph/seed?seed=${id}&depth=3&max_nodes=500`;

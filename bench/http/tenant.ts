@@ -2,7 +2,9 @@ import { openDatabase } from '@kg/db';
 import { signIn } from '../para/server';
 import { loadGraph } from '../graph/load';
 import type { SyntheticGraph } from '../graph/generate';
-import type { Server } from './servers';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { startEmbedded, type Server } from './servers';
 
 export interface Credentials {
   bearer: string;
@@ -11,8 +13,8 @@ export interface Credentials {
 }
 
 /** Signs a fresh e-mail in through the mail outbox and creates an API key for it. */
-export async function credentials(server: Server, label: string): Promise<Credentials> {
-  const bearer = await signIn(server, `bench-http-${label}-${Date.now()}@example.com`);
+export async function credentials(server: Server, label: string, signedIn?: string): Promise<Credentials> {
+  const bearer = signedIn ?? (await signIn(server, `bench-http-${label}-${Date.now()}@example.com`));
   const api = `${server.baseUrl}/api/v1`;
   const res = await fetch(`${api}/auth/api-keys`, {
     method: 'POST',
@@ -24,6 +26,29 @@ export async function credentials(server: Server, label: string): Promise<Creden
   // The tenant id is the access token's `tnt` claim.
   const payload = JSON.parse(Buffer.from(bearer.split('.')[1]!, 'base64url').toString()) as { tnt: string };
   return { bearer, apiKey, tenantId: payload.tnt };
+}
+
+/**
+ * The credentials of a tenant a former run loaded into `dataDir` (its mail outbox names the
+ * e-mail): signs it in again on a short-lived server, which is stopped again.
+ */
+export async function credentialsAgain(dataDir: string, label: string): Promise<Credentials> {
+  const outbox = path.join(dataDir, 'outbox');
+  const emails = readdirSync(outbox)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => (JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string }).to)
+    .filter((to) => to.startsWith(`bench-http-${label}-`));
+  if (!emails[0]) throw new Error(`no bench-http-${label} tenant in ${dataDir}`);
+  // Used sign-in mails would be found first: drop them.
+  for (const f of readdirSync(outbox)) rmSync(path.join(outbox, f));
+  const server = await startEmbedded({ dataDir });
+  try {
+    const bearer = await signIn(server, emails[0]);
+    const c = await credentials(server, label, bearer);
+    return c;
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Loads the synthetic graph straight into the graph service's tables, as bench:graph does. */
