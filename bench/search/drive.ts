@@ -7,8 +7,17 @@ export interface Api {
 
 export type Mode = 'keyword' | 'semantic' | 'hybrid';
 
+/** fetch, once more after a connection reset (a kept-alive socket the loaded server closed meanwhile). */
+async function request(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
 async function search(a: Api, mode: Mode, query: string, perPage = 20): Promise<string[]> {
-  const res = await fetch(`${a.api}/nodes?mode=${mode}&per_page=${perPage}&query=${encodeURIComponent(query)}`, {
+  const res = await request(`${a.api}/nodes?mode=${mode}&per_page=${perPage}&query=${encodeURIComponent(query)}`, {
     headers: a.headers,
   });
   if (!res.ok) throw new Error(`GET /nodes ${mode}: ${res.status} ${await res.text()}`);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/e2e/support/ports';
@@ -41,9 +41,10 @@ export interface EmbeddedServer {
 /** Starts the embedded mode's entry (what `npm start` runs) on `dataDir`, as its own node process. */
 export async function startEmbeddedAt(dataDir: string, env: Record<string, string> = {}): Promise<EmbeddedServer> {
   const port = await freePort();
+  const out = openSync(path.join(dataDir, 'server.log'), 'a');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/standalone/src/main.ts'], {
     cwd: ROOT,
-    stdio: 'ignore',
+    stdio: ['ignore', out, out],
     env: {
       ...process.env,
       PORT: String(port),

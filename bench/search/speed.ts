@@ -13,7 +13,7 @@
  * (freshness: the probe alone on an empty embedded server at INDEX_INTERVAL_MS 200 and 50)
  * (distributed starts scripts/infra and the seven processes: run it under flock /tmp/kg-distributed.lock)
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeJwt } from 'jose';
@@ -36,13 +36,22 @@ const SEQUENTIAL = Number(arg('sequential', '60'));
 const CONCURRENT = Number(arg('concurrent', '240'));
 const FRESH = Number(arg('fresh', '50'));
 const log = (s: string) => console.log(s);
-const EMAIL = `bench-speed-${Date.now()}@example.com`;
+/** A reused data dir's tenant is the one its first sign-in mail went to. */
+const firstRecipient = (dir: string) => {
+  const mails = readdirSync(path.join(dir, 'outbox'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ f, at: statSync(path.join(dir, 'outbox', f)).mtimeMs }))
+    .sort((a, b) => a.at - b.at);
+  return (JSON.parse(readFileSync(path.join(dir, 'outbox', mails[0]!.f), 'utf8')) as { to: string }).to;
+};
+const EMAIL = arg('data-dir', '') ? firstRecipient(arg('data-dir', '')) : `bench-speed-${Date.now()}@example.com`;
 
 const embedder = await createEmbedder({ EMBEDDINGS_PROVIDER: 'local' });
 const topics = MODE === 'freshness' ? [] : await loadTopics(embedder);
+const reusing = MODE === 'embedded' && arg('data-dir', '') !== '';
 const model = embedder.model;
 await embedder.close();
-const nodes = MODE === 'freshness' ? [] : generateNodes(topics, NODES);
+const nodes = MODE === 'freshness' || reusing ? [] : generateNodes(topics, NODES);
 const queries = (n: number, offset: number) =>
   Array.from({ length: n }, (_, i) => topics[(offset + i * 7) % topics.length]!.query);
 log(`${MODE}: ${topics.length} topics, ${NODES.toLocaleString()} nodes, model ${model}`);
@@ -103,30 +112,39 @@ if (MODE === 'freshness') {
     try {
       const a = await apiOf({ ...server, pid: () => server.pid });
       await settle();
+      const idle = rssMiB(server.pid);
       const f = await freshness(a, FRESH, `interval-${interval}`);
-      log(`INDEX_INTERVAL_MS=${interval}: freshness p50 ${fmt(f.p50)} p95 ${fmt(f.p95)} ms (${FRESH} nodes)`);
+      log(
+        `INDEX_INTERVAL_MS=${interval}: freshness p50 ${fmt(f.p50)} p95 ${fmt(f.p95)} ms (${FRESH} nodes); idle RSS ${idle.toFixed(0)} MiB`,
+      );
     } finally {
       await server.stop();
     }
   }
 } else if (MODE === 'embedded') {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-speed-'));
-  let server = await startEmbeddedAt(dataDir);
-  const target = { ...server, pid: () => server.pid };
-  let a = await apiOf(target);
-  await settle();
-  const idle = rssMiB(server.pid);
-  const freshEmpty = await freshness(a, FRESH, 'empty');
-  await server.stop();
-  log('loading tables and vectors…');
-  const database = await openDatabase({ dataDir });
-  await loadTables(database.db, a.tenantId, nodes, model, log);
-  await database.close();
-  await loadVectors(path.join(dataDir, 'vectors'), a.tenantId, nodes, topics, model, log);
+  // --data-dir=<dir> of an earlier run: its 100k nodes are reused (no empty-tenant figures then).
+  const reused = arg('data-dir', '');
+  const dataDir = reused || mkdtempSync(path.join(tmpdir(), 'kg-bench-speed-'));
+  let idle = Number.NaN;
+  let freshEmpty: Pick<Summary, 'p50' | 'p95'> = { p50: Number.NaN, p95: Number.NaN };
+  if (!reused) {
+    const empty = await startEmbeddedAt(dataDir);
+    const first = await apiOf({ ...empty, pid: () => empty.pid });
+    await settle();
+    idle = rssMiB(empty.pid);
+    freshEmpty = await freshness(first, FRESH, 'empty');
+    await empty.stop();
+    const tenantId = first.tenantId;
+    log(`loading tables and vectors into ${dataDir}…`);
+    const database = await openDatabase({ dataDir });
+    await loadTables(database.db, tenantId, nodes, model, log);
+    await database.close();
+    await loadVectors(path.join(dataDir, 'vectors'), tenantId, nodes, topics, model, log);
+  }
   const t0 = performance.now();
-  server = await startEmbeddedAt(dataDir);
+  const server = await startEmbeddedAt(dataDir);
   const startSeconds = (performance.now() - t0) / 1000;
-  a = await apiOf({ ...server, pid: () => server.pid });
+  const a = await apiOf({ ...server, pid: () => server.pid });
   await settle();
   const loaded = rssMiB(server.pid);
   let rows: Awaited<ReturnType<typeof measure>>;
