@@ -80,10 +80,17 @@ test('nodes: create with markdown preview (raw HTML stays text), link, edit stat
 test('graph explorer: opens at the hub, pages its links, expands a frontier node and merges it', async ({ page }) => {
   const email = 'graph@example.com';
   const { call } = await apiSession(email);
-  const create = (title: string) => call<Node>('POST', '/nodes', { title, content: `About ${title}.` });
-  const hub = await create('Hub of learning');
+  const create = (title: string, para?: string) =>
+    call<Node>('POST', '/nodes', { title, content: `About ${title}.`, para_item_ids: para ? [para] : [] });
+  // Nodes of each PARA category (and none), for the colours.
+  const items = await Promise.all(
+    (['projects', 'areas', 'resources'] as const).map((category) =>
+      call<{ id: string }>('POST', '/para', { category, label: `Some ${category}` }),
+    ),
+  );
+  const hub = await create('Hub of learning', items[1]!.id);
   const leaves: Node[] = [];
-  for (let i = 0; i < 24; i++) leaves.push(await create(`Leaf ${String(i).padStart(2, '0')}`));
+  for (let i = 0; i < 24; i++) leaves.push(await create(`Leaf ${String(i).padStart(2, '0')}`, items[i % 4]?.id));
   const far = await create('Far away idea');
   await call('PATCH', `/nodes/${hub.id}/links`, {
     links: leaves.map((l, i) => ({ target_id: l.id, type: i % 2 ? 'related' : 'supports', weight: 0.5 })),
