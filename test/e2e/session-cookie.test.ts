@@ -65,8 +65,9 @@ const cookieRefresh = (jar: Partial<Jar>, csrf?: string) =>
 
 describe('dashboard cookie session', () => {
   it('sign-in with X-KG-Session: cookie keeps the refresh token out of the body, in an HttpOnly cookie', async () => {
-    const { body, raw, jar } = await cookieSignIn();
+    const { res, body, raw, jar } = await cookieSignIn();
     expect(body).not.toHaveProperty('refresh_token');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(body).toMatchObject({ expires_in: 900, token_type: 'Bearer' });
     expect(jar.refresh).toMatch(/^rtk_/);
     expect(jar.csrf).toBe(body.csrf_token);
@@ -115,6 +116,7 @@ describe('dashboard cookie session', () => {
     const session = await signIn(uniqueEmail('body'));
     const res = await api('POST', '/auth/refresh', { body: { refresh_token: session.refresh_token } });
     expect(conforms(TokenPair, res.body).refresh_token).toMatch(/^rtk_/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.getSetCookie()).toEqual([]);
     // No token and no cookie: a missing credential (401); signing out without a session changes nothing (204).
     expectProblem(await api('POST', '/auth/refresh', { body: {} }), 401);

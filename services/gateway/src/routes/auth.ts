@@ -41,8 +41,12 @@ const SESSION_NOTE =
   ' With header `X-KG-Session: cookie` (the dashboard) the refresh token is set as an HttpOnly cookie and the body is a CookieSession.';
 
 export const authRoutes = (limiters: AuthLimiters, signIn: SignIn): Route[] => {
-  const answer = (pair: TokenPair, cookie: boolean): RouteResult =>
-    cookie ? { status: 200, ...signIn.cookies.issue(pair) } : ok(pair);
+  /** Token answers are never cached (RFC 6749 §5.1: Cache-Control: no-store). */
+  const answer = (pair: TokenPair, cookie: boolean): RouteResult => {
+    if (!cookie) return { status: 200, body: pair, headers: { 'Cache-Control': 'no-store' } };
+    const { body, headers } = signIn.cookies.issue(pair);
+    return { status: 200, body, headers: { ...headers, 'Cache-Control': 'no-store' } };
+  };
   return [
     defineRoute({
       method: 'get',
