@@ -1,6 +1,6 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import {
   cliEmail,
   cliUser,
@@ -12,6 +12,9 @@ import {
   rememberProfile,
 } from './support/cli';
 import { remember } from './support/client';
+
+// Every step is a kg process (a second or more on a loaded machine): more than the e2e default of 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 const writeProfile = (config: string, patch: Record<string, unknown>) =>
   writeFileSync(profilePath(config), JSON.stringify({ ...readProfile(config), ...patch }));

@@ -2,9 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { remember } from './support/client';
 import { ROOT, cliUser, kg } from './support/cli';
+
+// Every step is a kg process (a second or more on a loaded machine): more than the e2e default of 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 /** A Node.js older than 24 on this machine, if any (the system one, where Node 24 comes from scripts/node24.sh). */
 const OLD_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((bin) => {

@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { remember } from './support/client';
 import { freshConfig, kg, readProfile, rememberProfile } from './support/cli';
 import { followRedirects, startTestOidcProvider, type TestOidcProvider } from './support/oidc-provider';
+
+// Every step is a kg process (a second or more on a loaded machine): more than the e2e default of 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 /**
  * `kg login` in the browser, end to end: the real server configured with the loopback OpenID

@@ -1,5 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cliUser, kg } from './support/cli';
+
+// Every step is a kg process (a second or more on a loaded machine): more than the e2e default of 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 let config: string;
 const run = (args: string[], input?: string) => kg(args, { config, input });

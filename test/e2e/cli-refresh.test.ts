@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { remember } from './support/client';
 import { freshConfig, kg, readProfile, rememberProfile } from './support/cli';
 import { magicLinkToken, startOwnServer, type OwnServer } from './support/own-server';
+
+// Every step is a kg process (a second or more on a loaded machine): more than the e2e default of 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 /** Access tokens of this suite's own server live this long (the shared server's live 15 minutes). */
 const TTL_SECONDS = 3;
