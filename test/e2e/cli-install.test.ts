@@ -34,7 +34,7 @@ describe('kg installed on its own (npm pack, then npm install -g)', () => {
       readdirSync(dest).find((f) => f.endsWith('.tgz'))!,
     );
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
-    expect(listing).toEqual(['package/bin/kg.js', 'package/dist/kg.mjs', 'package/package.json']);
+    expect(listing).toEqual(['package/README.md', 'package/bin/kg.js', 'package/dist/kg.mjs', 'package/package.json']);
     prefix = mkdtempSync(path.join(tmpdir(), 'kg-global-'));
     execFileSync('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
       cwd: dest,
