@@ -22,8 +22,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: true,
-  timeout: 90_000,
-  expect: { timeout: 15_000 },
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   reporter: [['list'], ['html', { outputFolder: '../../browser-results/report', open: 'never' }]],
   use: {
     browserName: 'chromium',

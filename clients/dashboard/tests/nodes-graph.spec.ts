@@ -111,11 +111,11 @@ test('graph explorer: opens at the hub, pages its links, expands a frontier node
 
   await page.getByRole('button', { name: 'Show links' }).click();
   await expect(page.getByTestId('neighbors').getByRole('listitem')).toHaveCount(20);
+  await expectAccessible(page);
+  await screenshot(page, 'graph');
   await page.getByRole('button', { name: 'More links' }).click();
   await expect(page.getByTestId('neighbors').getByRole('listitem')).toHaveCount(24);
   await expect(page.getByRole('button', { name: 'More links' })).toHaveCount(0);
-  await expectAccessible(page);
-  await screenshot(page, 'graph');
 
   // Leaf 00 is on the frontier (it links further out): selecting it expands and merges.
   await page.getByTestId('neighbors').getByRole('button', { name: 'Leaf 00' }).click();
