@@ -48,6 +48,26 @@ export class GraphCache {
     this.chunkRows = o.chunkRows ?? 10_000;
   }
 
+  /** Views answering from the database right now: a load's next page waits for them (PGlite has one connection). */
+  private databaseReaders = 0;
+
+  /** Runs a view that reads the database while a graph loads; the load gives way to it. */
+  async fromDatabase<T>(view: () => Promise<T>): Promise<T> {
+    this.databaseReaders++;
+    try {
+      return await view();
+    } finally {
+      this.databaseReaders--;
+    }
+  }
+
+  /** Before a load's next page: until no view reads the database, at most `maxMs` (a load must progress). */
+  private async giveWay(maxMs = 250): Promise<void> {
+    await yieldToRequests();
+    for (const until = Date.now() + maxMs; this.databaseReaders > 0 && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
   /** A write of the tenant committed (singleWriter: its next read checks the version again). */
   changed(tenantId: string): void {
     this.dirty.add(tenantId);
@@ -133,14 +153,14 @@ export class GraphCache {
         for (const n of rows) graph.addNode(n);
         if (rows.length < this.chunkRows) break;
         afterId = rows.at(-1)!.id;
-        await yieldToRequests();
+        await this.giveWay();
       }
       for (let after: LinkRow | null = null; ;) {
         const rows: LinkRow[] = await linkChunk(this.db, tenantId, after, this.chunkRows);
         for (const row of rows) graph.addLinkRow(row);
         if (rows.length < this.chunkRows) break;
         after = rows.at(-1)!;
-        await yieldToRequests();
+        await this.giveWay();
       }
       graph.sortAdjacency();
       const log = await changesSince(this.db, tenantId, since);

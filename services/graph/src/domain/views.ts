@@ -82,8 +82,8 @@ function databaseSource(ctx: GraphContext, tenantId: string): SeedSource {
  */
 export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuery) {
   const graph = await ctx.graphs.current(identity.tenantId);
-  const source = graph ? memorySource(graph) : databaseSource(ctx, identity.tenantId);
-  return seedFrom(ctx, identity, q, source);
+  if (graph) return seedFrom(ctx, identity, q, memorySource(graph));
+  return ctx.graphs.fromDatabase(() => seedFrom(ctx, identity, q, databaseSource(ctx, identity.tenantId)));
 }
 
 /** The seed view answered from the database (tests compare it with the in-memory walk). */
@@ -181,12 +181,9 @@ const memoryNeighbours = (graph: TenantGraph): NeighbourSource => ({
  */
 export async function neighborsView(ctx: ViewContext, identity: Identity, id: string, q: NeighborsQuery) {
   const graph = await ctx.graphs.current(identity.tenantId);
-  return neighboursFrom(
-    ctx,
-    identity,
-    id,
-    q,
-    graph ? memoryNeighbours(graph) : databaseNeighbours(ctx, identity.tenantId),
+  if (graph) return neighboursFrom(ctx, identity, id, q, memoryNeighbours(graph));
+  return ctx.graphs.fromDatabase(() =>
+    neighboursFrom(ctx, identity, id, q, databaseNeighbours(ctx, identity.tenantId)),
   );
 }
 
