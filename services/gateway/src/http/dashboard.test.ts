@@ -84,7 +84,7 @@ describe('the dashboard at / (a built clients/dashboard/dist)', () => {
   it('without a build, the app’s paths answer 503 naming the build command; the API still works', async () => {
     const res = await unbuilt.fetch('/sign-in');
     expect(res.status).toBe(503);
-    expect((await res.json()).detail).toContain('npm run build:dashboard');
+    expect(((await res.json()) as { detail: string }).detail).toContain('npm run build:dashboard');
     expect((await unbuilt.fetch('/healthz')).status).toBe(200);
     expect(unbuilt.lines.some((l) => l.msg?.includes('dashboard not built'))).toBe(true);
   });
