@@ -75,6 +75,13 @@ describe('kg --help', () => {
     expect(cmd.options.map((o) => o.long)).toContain('--json');
   });
 
+  it.each(program.commands.filter((c) => c.commands.length).map((c) => [c.name(), c] as const))(
+    'the %s group has examples too',
+    (_name, cmd) => {
+      expect(helpOf(cmd)).toMatch(/\nExamples:\n {2}\$ kg /);
+    },
+  );
+
   it('the top-level help names the environment and the exit codes', () => {
     const help = helpOf(program);
     expect(help).toContain('SVC_API_URL');

@@ -26,9 +26,10 @@ function printCapture(c: Capture): void {
 
 export function captureCommands(program: Command): void {
   captureCommand(program);
-  const captures = program
-    .command('captures')
-    .description('Captures: list them, follow their processing, retry, reingest, archive.');
+  const captures = examples(
+    program.command('captures').description('Captures: list them, follow their processing, retry, reingest, archive.'),
+    ['kg captures list --status failed', 'kg captures activity cap_01jd…', 'kg captures retry cap_01jd…'],
+  );
 
   examples(
     jsonOption(

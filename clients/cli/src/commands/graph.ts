@@ -5,7 +5,10 @@ import { seedTree } from '../graph-tree.ts';
 import { note, out, print, printJson } from '../output.ts';
 
 export function graphCommands(program: Command): void {
-  const graph = program.command('graph').description('Graph views: the neighbourhood of a node as a tree.');
+  const graph = examples(program.command('graph').description('Graph views: the neighbourhood of a node as a tree.'), [
+    'kg graph seed --depth 2',
+    'kg graph neighbors node_01jd… --all',
+  ]);
 
   examples(
     jsonOption(

@@ -4,9 +4,12 @@ import { examples, jsonOption, kg, type JsonOption } from '../context.ts';
 import { err, note, print, printJson, printTable, when } from '../output.ts';
 
 export function keyCommands(program: Command): void {
-  const keys = program
-    .command('keys')
-    .description('API keys for scripts and SVC_TOKEN (creating and revoking need a login, not a key).');
+  const keys = examples(
+    program
+      .command('keys')
+      .description('API keys for scripts and SVC_TOKEN (creating and revoking need a login, not a key).'),
+    ['kg keys create laptop', 'kg keys list', 'kg keys revoke key_01jd…'],
+  );
 
   examples(
     jsonOption(

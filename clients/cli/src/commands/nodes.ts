@@ -79,7 +79,14 @@ function printNode(node: Node): void {
 }
 
 export function nodeCommands(program: Command): void {
-  const nodes = program.command('nodes').description('Nodes: list, search, read, create, edit, delete and link them.');
+  const nodes = examples(
+    program.command('nodes').description('Nodes: list, search, read, create, edit, delete and link them.'),
+    [
+      'kg nodes list --status raw',
+      'kg nodes search "spaced repetition" --mode keyword',
+      'kg nodes create --title "An idea" --tag inbox',
+    ],
+  );
 
   examples(
     jsonOption(filterOptions(nodes.command('list').alias('ls').description('List nodes, newest first, with filters.'))),

@@ -26,7 +26,11 @@ const jobLine = (job: Job) =>
   `${job.id}: ${job.status}, ${job.assigned} of ${job.queued} candidate node${job.queued === 1 ? '' : 's'} assigned`;
 
 export function paraCommands(program: Command): void {
-  const para = program.command('para').description('PARA: projects, areas, resources and the archive.');
+  const para = examples(program.command('para').description('PARA: projects, areas, resources and the archive.'), [
+    'kg para tree',
+    'kg para create projects Write the essay',
+    'kg para rescan --wait',
+  ]);
 
   examples(jsonOption(para.command('tree').description('All PARA items by category.')), [
     'kg para tree',
