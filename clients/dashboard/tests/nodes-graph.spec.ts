@@ -117,8 +117,15 @@ test('graph explorer: opens at the hub, pages its links, expands a frontier node
   await expect(page.getByTestId('neighbors').getByRole('listitem')).toHaveCount(24);
   await expect(page.getByRole('button', { name: 'More links' })).toHaveCount(0);
 
-  // Leaf 00 is on the frontier (it links further out): selecting it expands and merges.
-  await page.getByTestId('neighbors').getByRole('button', { name: 'Leaf 00' }).click();
+  // Leaf 00 is on the frontier (it links further out): a click on it in the WebGL view expands and merges.
+  const at = await page.evaluate((id) => window.__kgGraphStats!.positionOf(id), leaves[0]!.id);
+  const canvas = (await page.locator('.sigma').boundingBox())!;
+  await page.mouse.click(canvas.x + at!.x, canvas.y + at!.y);
   await expect(page.getByRole('heading', { name: 'Leaf 00' })).toBeVisible();
   await expect(page.getByTestId('graph-count')).toContainText('26 nodes · 25 links · 0 to expand');
+  // A node of the panel's lists is selected from the keyboard too.
+  await page.getByRole('button', { name: 'Show links' }).click();
+  await page.getByTestId('neighbors').getByRole('button', { name: 'Far away idea' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Far away idea' })).toBeVisible();
 });

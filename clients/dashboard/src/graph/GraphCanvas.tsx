@@ -13,6 +13,8 @@ declare global {
       renders: number;
       /** Time spent inside sigma's render calls, summed (ms). */
       renderMsTotal: number;
+      /** Where a node is drawn, in CSS pixels from the canvas's top left (null: not shown). */
+      positionOf: (id: string) => { x: number; y: number } | null;
       nodes: number;
       edges: number;
     };
@@ -45,6 +47,11 @@ export function GraphCanvas({
       buildMs: null as number | null,
       renders: 0,
       renderMsTotal: 0,
+      positionOf: (id: string) => {
+        if (!graph.hasNode(id)) return null;
+        const { x, y } = graph.getNodeAttributes(id);
+        return renderer.graphToViewport({ x, y });
+      },
       nodes: graph.order,
       edges: graph.size,
     };
