@@ -128,7 +128,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out: revokes the refresh token's whole family (idempotent) and clears the session cookies; a cookie session sends {} with X-CSRF-Token */
+        /** Sign out: revokes the refresh token's whole family (idempotent: without a token or cookie nothing to revoke) and clears the session cookies; a cookie session sends {} with X-CSRF-Token */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -1523,6 +1523,15 @@ export interface operations {
             };
             /** @description Validation failed (problem+json with `errors`) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
