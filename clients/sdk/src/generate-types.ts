@@ -3,7 +3,7 @@
  * (clients/dashboard/openapi.json, generated from the gateway's route table by
  * `npm run dashboard:api`, and checked against it by scripts/dashboard/openapi.test.ts):
  *
- *   npm run generate -w @kg/sdk      # rewrite src/openapi.ts
+ *   npm run generate -w @kg/sdk      # rewrite src/openapi.ts (npm run dashboard:api does it too)
  *
  * src/openapi.test.ts fails when src/openapi.ts is stale.
  */
