@@ -20,8 +20,13 @@ test('captures inbox: a note and a dropped file reach processed live; activity, 
   await expect(page.getByText(/^Run created · processed/)).toBeVisible();
   await expect(page.getByRole('link', { name: /^Open node/ })).toHaveCount(1);
 
+  // The nodes list filtered by the capture that made them.
+  await page.getByRole('link', { name: 'List the nodes it made' }).click();
+  await expect(page.getByLabel('From capture')).toHaveValue(/^cap_/);
+  await expect(page.getByRole('table').getByRole('link')).toHaveCount(1);
+  await nav(page, 'Captures').click();
+
   // A file dropped on the form, uploaded with progress.
-  await page.getByRole('button', { name: '← New capture' }).click();
   await page.getByRole('button', { name: 'File', exact: true }).click();
   await page.getByTestId('dropzone').evaluate((zone) => {
     const data = new DataTransfer();

@@ -93,6 +93,9 @@ export function CaptureDetail({ id, version, onChanged }: { id: string; version:
           {c.node_ids.length > 0 && (
             <>
               <h3>Nodes</h3>
+              <p>
+                <Link href={`/nodes?source_capture_id=${encodeURIComponent(c.id)}`}>List the nodes it made</Link>
+              </p>
               <ul className="plain">
                 {c.node_ids.map((n) => (
                   <li key={n}>

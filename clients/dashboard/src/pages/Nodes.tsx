@@ -16,16 +16,24 @@ export default function NodesPage() {
   const url = useLocation();
   const id = url.pathname.split('/')[2];
   if (id) return <NodeEditor key={id} id={id === 'new' ? null : decodeURIComponent(id)} />;
-  return <NodeList initialStatus={(url.searchParams.get('status') as Status | null) ?? ''} />;
+  return (
+    <NodeList
+      initialStatus={(url.searchParams.get('status') as Status | null) ?? ''}
+      initialCapture={url.searchParams.get('source_capture_id') ?? ''}
+    />
+  );
 }
 
-function NodeList({ initialStatus }: { initialStatus: Status | '' }) {
+function NodeList({ initialStatus, initialCapture }: { initialStatus: Status | ''; initialCapture: string }) {
   const [draft, setDraft] = useState('');
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState<Mode>('hybrid');
   const [status, setStatus] = useState<Status | ''>(initialStatus);
   const [paraItem, setParaItem] = useState('');
   const [orphan, setOrphan] = useState<'' | 'true' | 'false'>('');
+  const [capture, setCapture] = useState(initialCapture);
+  // The filter applies once the field holds a whole capture id (cap_ and 26 characters).
+  const captureId = /^cap_[0-9a-z]{26}$/.test(capture.trim()) ? capture.trim() : '';
   const [page, setPage] = useState(1);
   const para = useParaItems();
   const nodes = useLoad(
@@ -40,11 +48,12 @@ function NodeList({ initialStatus }: { initialStatus: Status | '' }) {
               ...(status ? { status } : {}),
               ...(paraItem ? { para_item_id: paraItem } : {}),
               ...(orphan ? { orphan } : {}),
+              ...(captureId ? { source_capture_id: captureId } : {}),
             },
           },
         }),
       ),
-    [query, mode, status, paraItem, orphan, page],
+    [query, mode, status, paraItem, orphan, captureId, page],
   );
   const search = (e: FormEvent) => {
     e.preventDefault();
@@ -124,6 +133,16 @@ function NodeList({ initialStatus }: { initialStatus: Status | '' }) {
             <option value="true">without PARA item</option>
             <option value="false">with a PARA item</option>
           </select>
+          <label className="inline" htmlFor="capture-filter">
+            From capture
+          </label>
+          <input
+            id="capture-filter"
+            placeholder="cap_…"
+            value={capture}
+            style={{ width: '12rem' }}
+            onChange={(e) => filter(setCapture)(e.target.value)}
+          />
         </div>
       </form>
       <ErrorNote error={nodes.error} />
