@@ -21,8 +21,13 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Paths that are never the dashboard's, whatever the method. */
-const isApiPath = (path: string, apiPrefix: string) => path === apiPrefix || path.startsWith(`${apiPrefix}/`);
+/**
+ * Paths that are never the dashboard's, whatever the method: the API, and the operational
+ * endpoints (metrics live on their own port; on the public one they answer 404, not the app).
+ */
+const OPERATIONAL_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
+const isApiPath = (path: string, apiPrefix: string) =>
+  path === apiPrefix || path.startsWith(`${apiPrefix}/`) || OPERATIONAL_PATHS.has(path);
 
 /**
  * Serves the built dashboard (clients/dashboard/dist) at `/`: hashed files under /assets/
