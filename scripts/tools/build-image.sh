@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the service image (deploy/docker/Dockerfile) without a Docker engine or registry:
-# Debian's buildah (vfs storage, chroot isolation) on a local base image made with
+# Debian's buildah (chroot isolation; overlay storage, or vfs) on a local base image made with
 # `debootstrap --variant=minbase bookworm` plus Node.js 24 and npm from the npm registry.
 # The base image, the installed dependencies (an image keyed by the hash of the manifests),
 # buildah's storage and npm's download cache live under KG_IMAGE_CACHE (default
@@ -9,7 +9,7 @@
 #
 #   bash scripts/tools/build-image.sh                # -> localhost/knowledge-graph:dev
 #   KG_IMAGE=localhost/knowledge-graph:0.1.0 bash scripts/tools/build-image.sh
-#   buildah --root ~/.cache/kg/image/storage --runroot ~/.cache/kg/image/run --storage-driver vfs images
+#   buildah --root ~/.cache/kg/image/storage-overlay --runroot ~/.cache/kg/image/run-overlay --storage-driver overlay images
 #
 # With a Docker engine and a registry, the same Dockerfile builds on the public base:
 #   docker build -f deploy/docker/Dockerfile -t knowledge-graph .
@@ -30,7 +30,22 @@ if ! command -v buildah >/dev/null || ! command -v debootstrap >/dev/null; then
   bash -c 'source scripts/infra/lib.sh && apt_install buildah debootstrap' >&2
 fi
 mkdir -p "$CACHE"
-bh() { buildah --root "$CACHE/storage" --runroot "$CACHE/run" --storage-driver vfs "$@"; }
+# Storage: overlay where the kernel lets this user mount it (layers shared, no copies), else
+# vfs (every layer and container a whole copy: slow, gigabytes). KG_IMAGE_DRIVER forces one.
+# The choice is written to $CACHE/driver for scripts/tools/image-boot.ts.
+probe_overlay() {
+  local d
+  d="$(mktemp -d)"
+  mkdir -p "$d/l" "$d/u" "$d/w" "$d/m"
+  mount -t overlay overlay -o "lowerdir=$d/l,upperdir=$d/u,workdir=$d/w" "$d/m" 2>/dev/null && umount "$d/m"
+  local rc=$?
+  rm -rf "$d"
+  return $rc
+}
+DRIVER="${KG_IMAGE_DRIVER:-$(probe_overlay && echo overlay || echo vfs)}"
+echo "$DRIVER" >"$CACHE/driver"
+bh() { buildah --root "$CACHE/storage-$DRIVER" --runroot "$CACHE/run-$DRIVER" --storage-driver "$DRIVER" "$@"; }
+log "storage driver $DRIVER"
 export BUILDAH_ISOLATION=chroot
 
 # 1. The base: Debian bookworm (minbase) with Node.js and npm inside, built once and kept.
@@ -70,8 +85,8 @@ if [[ -n "$cafile" && "$cafile" != null && -f "$cafile" ]]; then
   printf 'cafile=/run/kg-build-ca.crt\n' >"$CACHE/build.npmrc"
   mounts+=(-v "$cafile:/run/kg-build-ca.crt:ro" -v "$CACHE/build.npmrc:/root/.npmrc:ro")
 fi
-# vfs shares nothing between layers (each is a whole copy of the tree), so buildah's layer
-# cache would cost gigabytes; each build commits once per stage instead, and the expensive
+# With vfs every layer is a whole copy of the tree, so buildah's layer cache would cost
+# gigabytes; each build commits once per stage instead, and the expensive
 # stages, `npm ci` and the prune, are kept as images keyed by the hash of what they read
 # (the manifests, the lockfile and those stages' lines of the Dockerfile).
 # Debian's buildah 1.28 here sometimes never exits after "Successfully tagged" (all its threads
@@ -121,5 +136,5 @@ build "$IMAGE" --build-arg "INSTALLED_IMAGE=$INSTALLED" --build-arg "DEPS_IMAGE=
 # What a build leaves behind (the previous image of this tag, working containers) would pile up.
 bh rm --all >/dev/null 2>&1 || true
 bh rmi --prune >/dev/null 2>&1 || true
-log "built $IMAGE in $((SECONDS - start)) s; $(bh inspect --type image --format '{{.Docker.Size}}' "$IMAGE" 2>/dev/null || echo '?') bytes"
+log "built $IMAGE in $((SECONDS - start)) s; $(bh images --format '{{.Size}}' "$IMAGE" 2>/dev/null || echo '?')"
 echo "$IMAGE"

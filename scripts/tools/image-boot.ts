@@ -8,7 +8,7 @@
  *   KG_IMAGE=localhost/knowledge-graph:dev scripts/node24.sh tsx scripts/tools/image-boot.ts
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,16 @@ import { generateInternalKeyPair } from '@kg/tokens';
 
 const IMAGE = process.env['KG_IMAGE'] ?? 'localhost/knowledge-graph:dev';
 const CACHE = process.env['KG_IMAGE_CACHE'] ?? path.join(homedir(), '.cache/kg/image');
-const STORAGE = ['--root', `${CACHE}/storage`, '--runroot', `${CACHE}/run`, '--storage-driver', 'vfs'];
+/** The storage driver build-image.sh chose (overlay, or vfs where overlay cannot be mounted). */
+const DRIVER = existsSync(`${CACHE}/driver`) ? readFileSync(`${CACHE}/driver`, 'utf8').trim() : 'vfs';
+const STORAGE = [
+  '--root',
+  `${CACHE}/storage-${DRIVER}`,
+  '--runroot',
+  `${CACHE}/run-${DRIVER}`,
+  '--storage-driver',
+  DRIVER,
+];
 const pgPort = process.env['KG_PG_PORT'] ?? '55432';
 const log = (msg: string) => console.log(`image-boot: ${msg}`);
 
