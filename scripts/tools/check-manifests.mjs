@@ -28,7 +28,7 @@ const COMPONENTS = {
 };
 const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
 // The services that publish or consume on Kafka (their config has KAFKA_BROKERS).
-const KAFKA_CLIENTS = ['gateway', 'graph', 'para', 'captures', 'search', 'ingest-worker'];
+const KAFKA_CLIENTS = ['auth', 'gateway', 'graph', 'para', 'captures', 'search', 'ingest-worker'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
 const name = (o) => `${o.kind}/${o.metadata.name}`;

@@ -135,11 +135,16 @@ describe('magicLink.verify', () => {
 });
 
 describe('access tokens', () => {
-  it('verify with @kg/tokens against the published JWKS and carry tenant, subject, kid', async () => {
+  it('verify with @kg/tokens against the published JWKS and carry tenant, subject, email, kid', async () => {
     const pair = await rig.signIn('claims@example.com');
     const [user] = await rig.db.select().from(users).where(eq(users.email, 'claims@example.com'));
     const claims = await rig.claimsOf(pair.access_token);
-    expect(claims).toEqual({ tenantId: user!.tenantId, subject: user!.id, tokenId: expect.any(String) });
+    expect(claims).toEqual({
+      tenantId: user!.tenantId,
+      subject: user!.id,
+      email: 'claims@example.com', // GET /auth/me answers without a lookup
+      tokenId: expect.any(String),
+    });
     const jwks = await rig.anon.tokens.jwks({});
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
