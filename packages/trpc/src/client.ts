@@ -35,21 +35,39 @@ export type ServiceTransport =
 
 type Untyped = TRPCUntypedClient<AnyRouter>;
 
-function proxy<T extends ContractTree>(contract: T, untyped: Untyped, prefix: string[] = []): ServiceClient<T> {
-  const out: Record<string, unknown> = {};
-  for (const [key, node] of Object.entries(contract)) {
-    const path = [...prefix, key];
-    if (isProcedure(node)) {
-      const name = path.join('.');
-      out[key] = async (input: unknown) => {
-        const result = node.kind === 'query' ? await untyped.query(name, input) : await untyped.mutation(name, input);
-        return node.output.parse(result);
-      };
-    } else {
-      out[key] = proxy(node, untyped, path);
-    }
-  }
-  return out as ServiceClient<T>;
+/**
+ * The procedures of a contract as a tree of async functions, built lazily: a call site reads
+ * one or two levels of it per request, so only those are made (per identity, per request).
+ * `call` returns what the callee answered; `checked` says whether that already passed the
+ * contract's output schema in this process (the in-process link: the callee's procedure
+ * checked it), or must be checked here (over HTTP: a peer's answer is parsed at this boundary).
+ */
+function proxy<T extends ContractTree>(
+  contract: T,
+  call: (name: string, kind: 'query' | 'mutation', input: unknown) => Promise<unknown>,
+  checked: boolean,
+  prefix = '',
+): ServiceClient<T> {
+  const made = new Map<string, unknown>();
+  return new Proxy({} as ServiceClient<T>, {
+    get(_, key) {
+      if (typeof key !== 'string' || !Object.hasOwn(contract, key)) return undefined;
+      let out = made.get(key);
+      if (out === undefined) {
+        const node = contract[key]!;
+        const name = prefix ? `${prefix}.${key}` : key;
+        if (isProcedure(node)) {
+          out = checked
+            ? (input: unknown) => call(name, node.kind, input)
+            : async (input: unknown) => node.output.parse(await call(name, node.kind, input));
+        } else {
+          out = proxy(node, call, checked, name);
+        }
+        made.set(key, out);
+      }
+      return out;
+    },
+  });
 }
 
 function untypedClient(
@@ -63,6 +81,9 @@ function untypedClient(
       links: [
         localLink({
           router: transport.router,
+          // In-process: the result is handed over as it is (the callee already checked it against
+          // the contract's output schema), not copied through JSON.stringify and JSON.parse.
+          transformer: { serialize: (v: unknown) => v, deserialize: (v: unknown) => v },
           createContext: async () => ({ caller, identity, requestId: currentRequestId() }),
           onError: (opts) => {
             if (transport.logger) logUnexpectedError(transport.logger, opts);
@@ -113,6 +134,13 @@ export function connectService<T extends ContractTree>(
     throw new Error(`${caller} cannot call ${service} with the signing key of ${transport.signer.service}`);
   return {
     service,
-    as: (identity) => proxy(contract, untypedClient(caller, service, transport, identity)),
+    as: (identity) => {
+      let untyped: Untyped | undefined;
+      const call = (name: string, kind: 'query' | 'mutation', input: unknown) => {
+        untyped ??= untypedClient(caller, service, transport, identity);
+        return kind === 'query' ? untyped.query(name, input) : untyped.mutation(name, input);
+      };
+      return proxy(contract, call, transport.kind === 'local');
+    },
   };
 }

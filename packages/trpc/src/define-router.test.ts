@@ -96,4 +96,28 @@ describe('defineRouter + connectService (in-process transport)', () => {
     expect(p).toMatchObject({ status: 500, detail: 'An unexpected error occurred' });
     expect(JSON.stringify(p)).not.toContain('secret_table');
   });
+
+  it('hands the callee’s checked answer over as it is: no JSON copy, no second parse', async () => {
+    const withDate = {
+      items: {
+        at: query('service', z.object({}), z.object({ at: z.date(), extra: z.string().optional() }), ['gateway']),
+      },
+    } as const;
+    const at = new Date('2026-11-23T00:00:00Z');
+    const r = defineRouter(withDate, { items: { at: async () => ({ at }) } });
+    // A JSON round trip would turn the date into a string (and the client's own parse would then refuse it).
+    const answer = await connectService('gateway', 'items', withDate, { kind: 'local', router: r })
+      .as(null)
+      .items.at({});
+    expect(answer.at).toBeInstanceOf(Date);
+    expect(answer.at.getTime()).toBe(at.getTime());
+  });
+
+  it('still refuses an answer outside the contract (the callee checks its output)', async () => {
+    const lying = defineRouter(contract, {
+      items: { get: async () => ({ id: 'a' }) as never, create: async ({ input }) => input },
+    });
+    const client = connectService('gateway', 'items', contract, { kind: 'local', router: lying }).as(identity);
+    expect((await problemOf(client.items.get({ id: 'a' })))?.status).toBe(500);
+  });
 });

@@ -45,6 +45,9 @@ export function createGatewayApp(deps: GatewayDeps) {
   const { config, peers, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // JSON answers carry no ETag: express would hash every body (a 340 KB graph view each time) for
+  // conditional requests no client makes; the dashboard's static assets keep theirs (serve-static).
+  app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(requestLogger(logger, (path) => path === '/healthz' || path === '/readyz'));
   app.use((deps.metrics ?? createMetrics('gateway')).middleware);
