@@ -51,12 +51,44 @@ describe('internal tokens (per-service Ed25519 keys)', () => {
   it('carries a random jti, the caller as issuer and a 60 s lifetime', async () => {
     const signer = await createInternalTokenSigner('gateway', gateway.privateJwk);
     const a = decodeJwt(await signer.sign('graph', null));
-    const b = decodeJwt(await signer.sign('graph', null));
+    const b = decodeJwt(await signer.sign('search', null));
     expect(a.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(a.jti).not.toBe(b.jti);
     expect(a.iss).toBe('kg-internal:gateway');
     expect(a.aud).toBe('graph');
     expect(a.exp! - a.iat!).toBe(60);
+  });
+
+  it('reuses a token per audience and identity for half its lifetime, then signs a new one', async () => {
+    const signer = await createInternalTokenSigner('gateway', gateway.privateJwk);
+    const start = Date.now();
+    vi.useFakeTimers({ now: start, toFake: ['Date'] });
+    const first = await signer.sign('graph', identity);
+    expect(await signer.sign('graph', identity)).toBe(first);
+    expect(await signer.sign('graph', null)).not.toBe(first);
+    expect(await signer.sign('graph', { ...identity, subject: 'usr_other' })).not.toBe(first);
+    expect(await signer.sign('auth', identity)).not.toBe(first);
+    vi.setSystemTime(start + 29_000);
+    expect(await signer.sign('graph', identity)).toBe(first);
+    vi.setSystemTime(start + 30_000);
+    const next = await signer.sign('graph', identity);
+    expect(next).not.toBe(first);
+    expect(await verifier.verify(next, 'graph')).toEqual({ caller: 'gateway', identity });
+  });
+
+  it('remembers a verified token only while it would still verify, and never a refused one', async () => {
+    const signer = await createInternalTokenSigner('gateway', gateway.privateJwk);
+    const start = Date.now();
+    vi.useFakeTimers({ now: start, toFake: ['Date'] });
+    const token = await signer.sign('graph', identity);
+    expect(await verifier.verify(token, 'graph')).toEqual({ caller: 'gateway', identity });
+    expect(await verifier.verify(token, 'graph')).toEqual({ caller: 'gateway', identity });
+    // Another audience is checked again (and refused), whatever was remembered for this one.
+    await expect(verifier.verify(token, 'auth')).rejects.toThrow(/ERR_JWT_CLAIM_VALIDATION_FAILED/);
+    await expect(verifier.verify(token, 'auth')).rejects.toThrow(/ERR_JWT_CLAIM_VALIDATION_FAILED/);
+    // Past its lifetime and the tolerance, the remembered claims are gone with it.
+    vi.setSystemTime(start + 66_000);
+    await expect(verifier.verify(token, 'graph')).rejects.toThrow(/ERR_JWT_EXPIRED/);
   });
 
   it('rejects another audience', async () => {

@@ -23,6 +23,8 @@ export const INTERNAL_TOKEN_TTL_SECONDS = 60;
 /** Clock skew tolerated between services, on `exp`, `iat` and `nbf`. */
 export const INTERNAL_CLOCK_TOLERANCE_SECONDS = 5;
 const ISSUER_PREFIX = 'kg-internal:';
+/** Tokens a signer reuses and a verifier remembers, at most (oldest dropped first). */
+const MAX_CACHED_TOKENS = 10_000;
 const ALG = 'EdDSA';
 type VerifyKey = Awaited<ReturnType<typeof importJWK>>;
 
@@ -31,6 +33,21 @@ export class InternalTokenError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'InternalTokenError';
+  }
+}
+
+const identityKey = (i: Identity) => `${i.tenantId} ${i.subject} ${i.credential.kind} ${i.credential.id}`;
+
+/** A Map that forgets its oldest entry beyond `max` entries. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > this.max) this.delete(this.keys().next().value as K);
+    return this;
   }
 }
 
@@ -47,20 +64,35 @@ export async function createInternalTokenSigner(
   const key = await importJWK({ ...privateJwk, alg: ALG }, ALG).catch(() => {
     throw new InternalTokenError(`the signing key of ${service} is not a valid Ed25519 private key`);
   });
+  const mint = (audience: string, identity: Identity | null) =>
+    // The e-mail stays at the gateway (GET /auth/me): services act on tenant and subject only.
+    new SignJWT({
+      idn: identity && { tenantId: identity.tenantId, subject: identity.subject, credential: identity.credential },
+    })
+      .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+      .setIssuer(`${ISSUER_PREFIX}${service}`)
+      .setAudience(audience)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(key);
+  // A token is reused for the same audience and identity during the first half of its
+  // lifetime (so a callee always gets one with at least half its life left): one signature per
+  // person and peer every 30 s, not one per call.
+  const reuseMs = (ttlSeconds * 1000) / 2;
+  const minted = new BoundedMap<string, { token: Promise<string>; from: number; until: number }>(MAX_CACHED_TOKENS);
   return {
     service,
-    sign: (audience, identity) =>
-      // The e-mail stays at the gateway (GET /auth/me): services act on tenant and subject only.
-      new SignJWT({
-        idn: identity && { tenantId: identity.tenantId, subject: identity.subject, credential: identity.credential },
-      })
-        .setProtectedHeader({ alg: ALG, typ: 'JWT' })
-        .setIssuer(`${ISSUER_PREFIX}${service}`)
-        .setAudience(audience)
-        .setJti(randomUUID())
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
-        .sign(key),
+    sign(audience, identity) {
+      const cacheKey = `${audience}\n${identity ? identityKey(identity) : ''}`;
+      const now = Date.now();
+      const hit = minted.get(cacheKey);
+      if (hit && hit.from <= now && now < hit.until) return hit.token;
+      const token = mint(audience, identity);
+      minted.set(cacheKey, { token, from: now, until: now + reuseMs });
+      token.catch(() => minted.delete(cacheKey));
+      return token;
+    },
   };
 }
 
@@ -93,33 +125,46 @@ export async function createInternalTokenVerifier(
     maxTokenAge: ttl,
     requiredClaims: ['iss', 'aud', 'exp', 'iat', 'jti'],
   };
+  // Claims of tokens that verified, until the moment they would stop verifying: a caller
+  // reuses its token for 30 s, so the signature is checked once, not on every call.
+  const verified = new BoundedMap<string, { claims: InternalClaims; until: number }>(MAX_CACHED_TOKENS);
   return {
     async verify(token, audience) {
-      let issuer: string;
-      try {
-        issuer = decodeJwt(token).iss ?? '';
-      } catch {
-        throw new InternalTokenError('not a JWT');
-      }
-      if (!issuer.startsWith(ISSUER_PREFIX)) throw new InternalTokenError('not an internal token');
-      const caller = issuer.slice(ISSUER_PREFIX.length);
-      const keys = keysOf.get(caller);
-      if (!keys) throw new InternalTokenError('issued by an unknown service');
-      let failure = 'invalid';
-      for (const key of keys) {
-        try {
-          const { payload } = await jwtVerify(token, key, { ...checks, issuer, audience });
-          const identity = payload['idn'] == null ? null : Identity.parse(payload['idn']);
-          return { caller, identity };
-        } catch (err) {
-          failure = (err as { code?: string }).code ?? failure;
-          // Only a signature that fails may verify under the service's next key (rotation).
-          if (failure !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') break;
-        }
-      }
-      throw new InternalTokenError(`rejected: ${failure}`);
+      const cacheKey = `${audience}\n${token}`;
+      const hit = verified.get(cacheKey);
+      if (hit && hit.until > Date.now()) return hit.claims;
+      const claims = await verifyOnce(token, audience);
+      const { exp = 0, iat = 0 } = decodeJwt(token);
+      verified.set(cacheKey, { claims, until: (Math.min(exp, iat + ttl) + tolerance) * 1000 });
+      return claims;
     },
   };
+
+  async function verifyOnce(token: string, audience: string): Promise<InternalClaims> {
+    let issuer: string;
+    try {
+      issuer = decodeJwt(token).iss ?? '';
+    } catch {
+      throw new InternalTokenError('not a JWT');
+    }
+    if (!issuer.startsWith(ISSUER_PREFIX)) throw new InternalTokenError('not an internal token');
+    const caller = issuer.slice(ISSUER_PREFIX.length);
+    const keys = keysOf.get(caller);
+    if (!keys) throw new InternalTokenError('issued by an unknown service');
+    let failure = 'invalid';
+    for (const key of keys) {
+      try {
+        const { payload } = await jwtVerify(token, key, { ...checks, issuer, audience });
+        const identity = payload['idn'] == null ? null : Identity.parse(payload['idn']);
+        return { caller, identity };
+      } catch (err) {
+        failure = (err as { code?: string }).code ?? failure;
+        // Only a signature that fails may verify under the service's next key (rotation).
+        if (failure !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') break;
+      }
+    }
+    throw new InternalTokenError(`rejected: ${failure}`);
+  }
 }
 
 /** A fresh Ed25519 key pair for one service, as JWKs (private with `d`, public without). */
