@@ -1,17 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { typeid } from 'typeid-js';
-import type { VectorFilter, VectorIndex, VectorPoint } from './port';
+import type { PayloadValue, VectorFilter, VectorIndex, VectorPoint } from './port';
 
 const A = 'tenant_a';
 const B = 'tenant_b';
 let sequence = 0;
 
-const point = (
-  id: string,
-  vector: number[],
-  tenant = A,
-  extra: Record<string, string | number | boolean | string[]> = {},
-): VectorPoint => ({
+const point = (id: string, vector: number[], tenant = A, extra: Record<string, PayloadValue> = {}): VectorPoint => ({
   id,
   vector,
   payload: { tenant_id: tenant, ...extra },
@@ -112,6 +107,48 @@ export function describeVectorIndexContract(name: string, makeIndex: () => Promi
       const left = await index.search(col, { vector: [1, 0, 0], limit: 10, filter: { tenant_id: A } });
       expect(left.map((h) => h.id)).toEqual(['n2']);
       expect(await index.count(col, { tenant_id: B, kind: 'note' })).toBe(1);
+    });
+
+    it('stores null payload values, which no filter matches', async () => {
+      await index.upsert(col, [
+        point('made', [1, 0, 0], A, { source: null }),
+        point('taken', [1, 0, 0], A, { source: 'cap_1' }),
+      ]);
+      const hits = await index.search(col, { vector: [1, 0, 0], limit: 10, filter: { tenant_id: A } });
+      expect(hits.map((h) => h.payload)).toEqual([
+        { tenant_id: A, source: null },
+        { tenant_id: A, source: 'cap_1' },
+      ]);
+      expect(await index.count(col, { tenant_id: A, source: 'cap_1' })).toBe(1);
+      expect(await index.count(col, { tenant_id: A, source: 'null' })).toBe(0);
+      expect(await index.count(col, { tenant_id: A, source: '' })).toBe(0);
+    });
+
+    it('setPayload merges keys into one stored point, keeping its vector, and refuses a missing point', async () => {
+      await index.upsert(col, [
+        point('s1', [0, 1, 0], A, { kind: 'note', rank: 1 }),
+        point('s2', [0, 1, 0], A, { kind: 'note' }),
+      ]);
+      await index.setPayload(col, 's1', { source: 'cap_9', rank: 2 });
+      const [hit] = await index.search(col, {
+        vector: [0, 1, 0],
+        limit: 10,
+        filter: { tenant_id: A, source: 'cap_9' },
+      });
+      expect(hit).toEqual({
+        id: 's1',
+        score: expect.closeTo(1, 5),
+        payload: { tenant_id: A, kind: 'note', rank: 2, source: 'cap_9' },
+      });
+      await index.setPayload(col, 's1', { source: null });
+      expect(await index.count(col, { tenant_id: A, source: 'cap_9' })).toBe(0);
+      expect(await index.count(col, { tenant_id: A, kind: 'note' })).toBe(2);
+      await expect(index.setPayload(col, 'missing', { source: 'cap_9' })).rejects.toThrow(
+        /does not exist|no point|not found/i,
+      );
+      await expect(index.setPayload(col, 's2', { tenant_id: B })).rejects.toThrow(/tenant_id/);
+      await expect(index.setPayload(col, 's2', { _id: 'x' })).rejects.toThrow(/_id/);
+      expect(await index.count(col, { tenant_id: B })).toBe(0);
     });
 
     it('deletes by id, ignoring unknown ids', async () => {

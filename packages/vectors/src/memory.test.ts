@@ -13,7 +13,7 @@ describeVectorIndexContract('memory, persisted', async () =>
 describe('memory vector index persisted under a folder', () => {
   const filter = { tenant_id: 't' };
 
-  it('a second index on the same folder finds every change of the first (upsert, replace, delete, deleteByFilter)', async () => {
+  it('a second index on the same folder finds every change of the first (upsert, replace, delete, deleteByFilter, setPayload)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kg-vectors-'));
     const first = createMemoryVectorIndex({ dir });
     await first.ensureCollection('c', 2);
@@ -26,15 +26,21 @@ describe('memory vector index persisted under a folder', () => {
     await first.upsert('c', [{ id: 'a', vector: [0.25, 0.5], payload: { tenant_id: 't', status: 'validated' } }]);
     await first.delete('c', ['b']);
     await first.deleteByFilter('c', { tenant_id: 't', status: 'gone' });
+    await first.setPayload('c', 'd', { status: 'reviewed', source_capture_id: null });
 
     const second = createMemoryVectorIndex({ dir });
     await second.ensureCollection('c', 2);
     const hits = await second.search('c', { vector: [1, 2], limit: 10, filter });
     expect(hits.map((h) => [h.id, h.payload.status])).toEqual([
       ['a', 'validated'],
-      ['d', 'raw'],
+      ['d', 'reviewed'],
     ]);
     expect(hits[0]!.score).toBeCloseTo(1, 6);
+    expect(hits[1]).toEqual({
+      id: 'd',
+      score: expect.closeTo(1, 6),
+      payload: { tenant_id: 't', status: 'reviewed', source_capture_id: null },
+    });
     await expect(second.ensureCollection('c', 3)).rejects.toThrow(/2 dimensions/);
   });
 

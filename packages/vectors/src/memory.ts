@@ -1,5 +1,5 @@
 import type { VectorHit, VectorIndex, VectorPayload } from './port';
-import { assertFilter, assertPoints, assertQuery } from './rules';
+import { assertFilter, assertPayloadPatch, assertPoints, assertQuery } from './rules';
 import { CollectionLog, type LoggedPoint } from './memory-log';
 import { Segment } from './segment';
 
@@ -116,6 +116,18 @@ export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): Vect
       }));
       collection.log?.upsert(stored);
       for (const point of stored) put(collection, point.id, point.vector, point.payload);
+      compact(collection);
+    },
+    async setPayload(name, id, payload) {
+      const collection = get(name);
+      assertPayloadPatch(id, payload);
+      const tenant = collection.owner.get(id);
+      const segment = tenant === undefined ? undefined : collection.tenants.get(tenant);
+      const slot = segment?.slotOf(id);
+      if (!segment || slot === undefined) throw new Error(`vectors: point ${id} does not exist in ${name}`);
+      const merged = { ...segment.payloads[slot]!, ...structuredClone(payload) };
+      collection.log?.upsert([{ id, vector: segment.vector(slot).slice(), payload: merged }]);
+      segment.setPayload(id, merged);
       compact(collection);
     },
     async delete(name, ids) {

@@ -1,5 +1,5 @@
-/** A payload value both adapters store and return unchanged. */
-export type PayloadValue = string | number | boolean | string[];
+/** A payload value both adapters store and return unchanged (null: known to be absent; never matches a filter). */
+export type PayloadValue = string | number | boolean | string[] | null;
 
 /** Every point belongs to exactly one tenant; `_id` is reserved by the adapters. */
 export type VectorPayload = { tenant_id: string } & Record<string, PayloadValue>;
@@ -44,6 +44,12 @@ export interface VectorIndex {
   ensureCollection(name: string, dimensions: number): Promise<void>;
   /** Inserts or replaces points by id (vector and payload together). */
   upsert(collection: string, points: VectorPoint[]): Promise<void>;
+  /**
+   * Merges `payload`'s keys into the stored payload of point `id`, leaving its vector and other
+   * keys unchanged (no re-embedding). `tenant_id` and `_id` cannot be set this way. Throws when
+   * the point does not exist.
+   */
+  setPayload(collection: string, id: string, payload: Record<string, PayloadValue>): Promise<void>;
   delete(collection: string, ids: string[]): Promise<void>;
   deleteByFilter(collection: string, filter: VectorFilter): Promise<void>;
   /** Hits ordered by score descending, then id ascending. */

@@ -35,6 +35,7 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
         'GET /readyz',
         'POST /collections/{collection_name}/points/count',
         'POST /collections/{collection_name}/points/delete',
+        'POST /collections/{collection_name}/points/payload',
         'POST /collections/{collection_name}/points/query',
         'PUT /collections/{collection_name}',
         'PUT /collections/{collection_name}/index',
@@ -91,13 +92,51 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
       });
     });
 
+    it('merges payloads with POST …/points/payload on one UUID point, waiting for the write', () => {
+      const merges = sent('/collections/{collection_name}/points/payload', 'POST');
+      expect(merges.length).toBeGreaterThan(1);
+      for (const e of merges) {
+        expect(e.query).toEqual({ wait: 'true' });
+        expect(e.requestBody).toEqual({ payload: expect.any(Object), points: [expect.stringMatching(UUID)] });
+      }
+      expect(merges.map((e) => (e.requestBody as Body).payload)).toContainEqual({ source: null });
+      expect(merges.some((e) => e.status === 404)).toBe(true);
+    });
+
     it('saw Qdrant-shaped errors for a dimension mismatch and a missing collection', () => {
       const errors = fake.exchanges
         .filter((e) => e.status >= 400)
         .map((e) => (e.responseBody as { status: { error: string } }).status.error);
       expect(errors).toContain('Wrong input: Vector dimension error: expected dim: 3, got 2');
+      expect(errors).toContain(`Not found: No point with id ${toPointId('missing')} found`);
       expect(errors.some((m) => /^Not found: Collection `.*` doesn't exist!$/.test(m))).toBe(true);
     });
+  });
+
+  it('filters on source_capture_id (null for a node made by hand) as a must match after the tenant', async () => {
+    const index = createQdrantVectorIndex({ url: fake.url });
+    await index.ensureCollection('by_capture', 3);
+    await index.upsert('by_capture', [
+      { id: 'node_a', vector: [1, 0, 0], payload: { tenant_id: 'tenant_a', source_capture_id: 'cap_1' } },
+      { id: 'node_b', vector: [1, 0, 0], payload: { tenant_id: 'tenant_a', source_capture_id: null } },
+    ]);
+    const filter = { tenant_id: 'tenant_a', model: 'm', source_capture_id: 'cap_1' };
+    await index.setPayload('by_capture', 'node_a', { model: 'm' });
+    const hits = await index.search('by_capture', { vector: [1, 0, 0], limit: 5, filter });
+    expect(hits.map((h) => h.id)).toEqual(['node_a']);
+    expect(sent('/collections/{collection_name}/points/query', 'POST').at(-1)?.requestBody).toMatchObject({
+      filter: {
+        must: [
+          { key: 'tenant_id', match: { value: 'tenant_a' } },
+          { key: 'model', match: { value: 'm' } },
+          { key: 'source_capture_id', match: { value: 'cap_1' } },
+        ],
+      },
+    });
+    const upserted = sent('/collections/{collection_name}/points', 'PUT').at(-1)?.requestBody as {
+      points: Array<{ payload: Body }>;
+    };
+    expect(upserted.points.map((p) => p.payload.source_capture_id)).toEqual(['cap_1', null]);
   });
 
   it('refuses an existing collection with another distance', async () => {

@@ -1,7 +1,7 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import type { VectorFilter, VectorHit, VectorIndex, VectorPayload } from './port';
 import { toPointId } from './point-id';
-import { RESERVED_ID_KEY, assertFilter, assertPoints, assertQuery, byScoreThenId } from './rules';
+import { RESERVED_ID_KEY, assertFilter, assertPayloadPatch, assertPoints, assertQuery, byScoreThenId } from './rules';
 
 export interface QdrantVectorOptions {
   /** `QDRANT_URL`, e.g. `http://qdrant:6333`; parsed by the caller's config. */
@@ -65,6 +65,12 @@ export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorInd
         payload: { ...p.payload, [RESERVED_ID_KEY]: p.id },
       }));
       await call('upsert', () => client.upsert(name, { wait: true, points: body }));
+    },
+    async setPayload(name, id, payload) {
+      assertPayloadPatch(id, payload);
+      // POST .../points/payload merges the given keys (PUT would drop the others, `_id` included);
+      // Qdrant answers 404 for a point id it does not hold.
+      await call('set payload', () => client.setPayload(name, { wait: true, payload, points: [toPointId(id)] }));
     },
     async delete(name, ids) {
       if (ids.length === 0) return;

@@ -25,6 +25,13 @@ export function assertPoints(points: VectorPoint[]): void {
   }
 }
 
+/** A payload merge names one point and may not move it to another tenant or touch the reserved key. */
+export function assertPayloadPatch(id: string, payload: Record<string, PayloadValue>): void {
+  if (typeof id !== 'string' || id === '') throw new Error('vectors: point id must be a non-empty string');
+  for (const key of ['tenant_id', RESERVED_ID_KEY])
+    if (key in payload) throw new Error(`vectors: payload key ${key} cannot be set on a stored point`);
+}
+
 export function assertQuery(query: VectorQuery): void {
   assertFilter(query.filter);
   if (!Number.isInteger(query.limit) || query.limit < 1) throw new Error('vectors: limit must be a positive integer');

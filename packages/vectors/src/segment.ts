@@ -58,6 +58,19 @@ export class Segment {
     this.payloads[slot] = payload;
   }
 
+  /** Replaces the payload of a stored id (its vector stays); false when the id is not stored. */
+  setPayload(id: string, payload: VectorPayload): boolean {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return false;
+    this.payloads[slot] = payload;
+    return true;
+  }
+
+  /** The slot of a stored id. */
+  slotOf(id: string): number | undefined {
+    return this.#slots.get(id);
+  }
+
   remove(id: string): boolean {
     const slot = this.#slots.get(id);
     if (slot === undefined) return false;

@@ -90,6 +90,24 @@ export function createFakeQdrantState() {
       for (const p of points) c.points.set(String(p.id), { ...p, version: result.operation_id });
       return result;
     },
+    'POST /collections/{collection_name}/points/payload': (name, body) => {
+      const c = get(name);
+      if (!Array.isArray(body.points) || body.filter != null || body.key != null)
+        throw new QdrantError(400, 'fake: only the points-list form is supported');
+      const ids = (body.points as Array<string | number>).map(String);
+      const missing = ids.find((id) => !c.points.has(id));
+      if (missing !== undefined) throw new QdrantError(404, `Not found: No point with id ${missing} found`);
+      const result = updated(c);
+      for (const id of ids) {
+        const p = c.points.get(id)!;
+        c.points.set(id, {
+          ...p,
+          payload: { ...p.payload, ...(body.payload as Payload) },
+          version: result.operation_id,
+        });
+      }
+      return result;
+    },
     'POST /collections/{collection_name}/points/delete': (name, body) => {
       const c = get(name);
       if (Array.isArray(body.points)) for (const id of body.points) c.points.delete(String(id));
