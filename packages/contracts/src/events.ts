@@ -41,6 +41,8 @@ const NodeSnapshot = z.object({
   tags: z.array(z.string()),
   status: NodeStatus,
   para_item_ids: z.array(z.string()),
+  /** The capture the node was made from (null: made by hand). Absent from events written before it existed. */
+  source_capture_id: CaptureId.nullable().optional(),
   updated_at: z.iso.datetime(),
 });
 

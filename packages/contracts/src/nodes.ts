@@ -87,7 +87,7 @@ export const ListNodesQuery = PageQuery.extend({
   orphan: queryBool.optional().meta({ description: 'true: only nodes without PARA items; false: only assigned nodes' }),
   source_capture_id: text({ min: 1, max: 64 })
     .optional()
-    .meta({ description: 'Extension: only the node made from this capture (listing and `mode=keyword` only)' }),
+    .meta({ description: 'Extension: only the node made from this capture (every mode)' }),
 }).strict();
 export type ListNodesQuery = z.infer<typeof ListNodesQuery>;
 

@@ -12,6 +12,7 @@ export const SearchNodesInput = z.object({
   status: NodeStatus.optional(),
   para_item_id: text({ max: 64 }).optional(),
   orphan: z.boolean().optional(),
+  source_capture_id: text({ min: 1, max: 64 }).optional(),
   page: z.number().int().min(1).max(1_000_000),
   per_page: z.number().int().min(1).max(100),
 });

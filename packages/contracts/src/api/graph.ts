@@ -82,6 +82,7 @@ export const KeywordSearchInput = z.object({
       status: NodeStatus.optional(),
       para_item_id: text({ max: 64 }).optional(),
       orphan: z.boolean().optional(),
+      source_capture_id: text({ min: 1, max: 64 }).optional(),
     })
     .default({}),
 });

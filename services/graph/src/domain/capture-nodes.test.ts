@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphApi } from '@kg/contracts';
+import { graphApi, NodeEvent } from '@kg/contracts';
 import { connectService } from '@kg/trpc';
 import { HARNESS_TIMEOUT, graphHarness, identity, statusOf, type GraphHarness } from '../testing';
 import { captureNodeId } from './capture-nodes';
@@ -65,5 +65,23 @@ describe('captures.upsertNode', () => {
     // Another tenant's capture id cannot collide (capture ids are global), and its node is invisible here.
     expect(await statusOf(h.as(12).nodes.get({ id: captureNodeId(CAPTURE) }))).toBe(404);
     expect(await statusOf(h.as(10).captures.upsertNode(input()))).toBe(403);
+  });
+
+  it('node events carry source_capture_id, and keyword search filters on it', async () => {
+    const capture = 'cap_01jd8x6q1bf5r3v2m9w7k4t0zc';
+    const { node } = await worker(13).captures.upsertNode(input({ capture_id: capture }));
+    const byHand = await h.as(13).nodes.create({ title: 'Composting by hand', summary: 'Scraps to soil.' });
+    const snapshots = (await h.outbox(13))
+      .map((r) => NodeEvent.parse(r.payload))
+      .map((e) => ('node' in e.data ? e.data.node : null));
+    expect(snapshots.map((n) => [n?.id, n?.source_capture_id])).toEqual([
+      [node.id, capture],
+      [byHand.id, null],
+    ]);
+    const keyword = (filters: { source_capture_id?: string }) =>
+      h.as(13).search.keyword({ query: 'composting soil', limit: 10, filters });
+    expect((await keyword({})).hits.map((hit) => hit.id).sort()).toEqual([node.id, byHand.id].sort());
+    expect((await keyword({ source_capture_id: capture })).hits.map((hit) => hit.id)).toEqual([node.id]);
+    expect((await keyword({ source_capture_id: CAPTURE })).hits).toEqual([]);
   });
 });

@@ -43,7 +43,16 @@ describe('events in the outbox', () => {
     ]);
     expect(all[0]).toMatchObject({
       tenant_id: identity(1).tenantId,
-      data: { node: { id: n.id, title: 'Evented', tags: ['a'], status: 'raw', para_item_ids: [PARA] } },
+      data: {
+        node: {
+          id: n.id,
+          title: 'Evented',
+          tags: ['a'],
+          status: 'raw',
+          para_item_ids: [PARA],
+          source_capture_id: null,
+        },
+      },
     });
     expect(all[1]).toMatchObject({ data: { node: { status: 'validated' }, changed: ['body_markdown', 'status'] } });
     expect(all[2]).toMatchObject({ data: { changed: [] } });

@@ -11,6 +11,7 @@ const snapshot = (n: StoredNode) => ({
   tags: n.tags,
   status: n.status,
   para_item_ids: n.paraItemIds,
+  source_capture_id: n.sourceCaptureId,
   updated_at: n.updatedAt.toISOString(),
 });
 

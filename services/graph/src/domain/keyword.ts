@@ -68,6 +68,7 @@ export async function keywordHits(ctx: GraphContext, tenantId: string, input: z.
     ...(f.status ? { status: f.status } : {}),
     ...(f.para_item_id !== undefined ? { paraItemId: f.para_item_id } : {}),
     ...(f.orphan !== undefined ? { orphan: f.orphan } : {}),
+    ...(f.source_capture_id !== undefined ? { sourceCaptureId: f.source_capture_id } : {}),
   };
   const corpus = await corpusOf(ctx.db, tenantId);
   const { hits } = await keywordSearch(ctx.db, tenantId, input.query, filter, input.limit, 0, corpus);
