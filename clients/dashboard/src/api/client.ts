@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { components, paths } from '@kg/sdk/openapi';
 import { accessToken, expireAccessToken, refresh } from './session';
 
 export type Schemas = components['schemas'];
