@@ -32,6 +32,7 @@ export const graphKeywordSource =
         ...(filters.status !== undefined ? { status: filters.status as never } : {}),
         ...(filters.para_item_id !== undefined ? { para_item_id: filters.para_item_id } : {}),
         ...(filters.orphan !== undefined ? { orphan: filters.orphan } : {}),
+        ...(filters.source_capture_id !== undefined ? { source_capture_id: filters.source_capture_id } : {}),
       },
     });
     return hits;

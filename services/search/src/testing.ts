@@ -35,7 +35,7 @@ export function testEmbedder(model = 'test-bow-256'): Embedder & { calls: number
 /** A graph handle answering `search.nodes` from a map per tenant and `search.keyword` from a function. */
 export function fakeGraph(
   nodes: Map<string, Map<string, IndexedNode>>,
-  keyword: (tenantId: string, query: string) => Scored[] = () => [],
+  keyword: (tenantId: string, query: string, filters: { source_capture_id?: string }) => Scored[] = () => [],
 ): ServiceHandle<typeof graphApi> {
   return {
     service: 'graph',
@@ -48,7 +48,9 @@ export function fakeGraph(
               return node ? [node] : [];
             }),
           }),
-          keyword: async ({ query }: { query: string }) => ({ hits: keyword(identity!.tenantId, query) }),
+          keyword: async ({ query, filters }: { query: string; filters?: { source_capture_id?: string } }) => ({
+            hits: keyword(identity!.tenantId, query, filters ?? {}),
+          }),
         },
       }) as never,
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS, searchApi, type NodeEvent } from '@kg/contracts';
+import { NodeEvent, TOPICS, searchApi } from '@kg/contracts';
 import { createMemoryBus, newEventId } from '@kg/bus';
 import { newId, openDatabase, type Database } from '@kg/db';
 import { createLogger } from '@kg/logger';
@@ -77,6 +77,19 @@ describe('node events consumer', () => {
     const c = connectService('gateway', 'search', searchApi, { kind: 'local', router: module.router });
     expect(await c.as(identity(tenant)).documents.get({ node_id: nodeId })).toMatchObject({ title: 'First' });
     expect(await c.as(identity(other)).documents.count({})).toEqual({ count: 0 });
+  });
+
+  it('parses node events from before source_capture_id existed, and keeps the field in newer ones', () => {
+    const old = created(newId('node'), 'Old', 1);
+    expect('source_capture_id' in (old.type === 'node.created' ? old.data.node : {})).toBe(false);
+    expect(NodeEvent.parse(old)).toEqual(old);
+    const capture = 'cap_01jd8x6q1bf5r3v2m9w7k4t0za';
+    for (const source_capture_id of [capture, null]) {
+      const event = { ...old, data: { node: { ...snapshot(newId('node'), 'New'), source_capture_id } } };
+      expect(NodeEvent.parse(event)).toEqual(event);
+    }
+    const bad = { ...old, data: { node: { ...snapshot(newId('node'), 'Bad'), source_capture_id: 'node_x' } } };
+    expect(NodeEvent.safeParse(bad).success).toBe(false);
   });
 
   it('handles a redelivered event once', async () => {

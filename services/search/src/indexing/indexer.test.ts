@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
 import { searchApi, type NodeEvent } from '@kg/contracts';
 import { newEventId } from '@kg/bus';
 import { newId, openDatabase, type Database } from '@kg/db';
@@ -6,13 +7,14 @@ import { createLogger } from '@kg/logger';
 import { connectService } from '@kg/trpc';
 import { createMemoryVectorIndex } from '@kg/vectors';
 import { searchMigrations } from '../module';
+import { documents } from '../store/schema';
 import { applyNodeEvent } from '../consumers/node-events';
 import { createRanker } from '../ranking/search';
 import { createContextRanker } from '../ranking/context';
 import { createSearchRouter } from '../router';
 import { fakeGraph, testEmbedder } from '../testing';
-import { graphNodeSource } from '../graph-calls';
-import { createIndexer, nodesCollection, type IndexedNode } from './indexer';
+import { graphKeywordSource, graphNodeSource } from '../graph-calls';
+import { createIndexer, nodesCollection, PAYLOAD_VERSION, type IndexedNode } from './indexer';
 
 const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za';
 const other = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zb';
@@ -34,6 +36,7 @@ const node = (id: string, title: string, body: string, extra: Partial<IndexedNod
   body_markdown: body,
   status: 'raw',
   para_item_ids: [],
+  source_capture_id: null,
   updated_at: '2026-01-01T00:00:00.000Z',
   ...extra,
 });
@@ -51,6 +54,7 @@ const event = (tenantId: string, n: IndexedNode): NodeEvent => ({
       tags: [],
       status: n.status as 'raw',
       para_item_ids: n.para_item_ids,
+      source_capture_id: n.source_capture_id,
       updated_at: n.updated_at,
     },
   },
@@ -63,16 +67,17 @@ function setup(model = 'test-bow-256') {
   ]);
   const vectors = createMemoryVectorIndex();
   const embedder = testEmbedder(model);
-  const graph = fakeGraph(graphNodes, (t, q) =>
+  const graph = fakeGraph(graphNodes, (t, q, f) =>
     [...graphNodes.get(t)!.values()]
       .filter((n) => n.title.toLowerCase().includes(q.toLowerCase()))
+      .filter((n) => f.source_capture_id === undefined || n.source_capture_id === f.source_capture_id)
       .map((n, i) => ({ id: n.id, score: 10 - i })),
   );
   const indexer = createIndexer({ db: database.db, vectors, embedder, nodes: graphNodeSource(graph), logger });
   const ranker = createRanker({
     vectors,
     embedder,
-    keyword: async (t, q) => (await graph.as(identity(t)).search.keyword({ query: q, limit: 100, filters: {} })).hits,
+    keyword: graphKeywordSource(graph),
   });
   const search = (t: string) =>
     connectService('gateway', 'search', searchApi, {
@@ -91,7 +96,7 @@ function setup(model = 'test-bow-256') {
   const drain = async () => {
     while ((await indexer.runPass()) > 0);
   };
-  return { vectors, embedder, indexer, search, write, drain, graphNodes };
+  return { vectors, embedder, indexer, search, write, drain, graphNodes, graph };
 }
 
 describe('indexer and semantic ranking', () => {
@@ -185,5 +190,81 @@ describe('indexer and semantic ranking', () => {
     s.graphNodes.get(tenant)!.delete(id);
     await s.drain();
     expect(await s.vectors.count(collection, { tenant_id: tenant })).toBe(0);
+  });
+
+  it('stores source_capture_id in the payload (null for a node made by hand) and filters semantic and hybrid on it', async () => {
+    const s = setup();
+    await s.indexer.ensureCollection();
+    const [fromCapture, byHand] = [newId('node'), newId('node')];
+    const capture = 'cap_01jd8x6q1bf5r3v2m9w7k4t0za';
+    await s.write(tenant, node(fromCapture, 'Sourdough', 'starter flour water', { source_capture_id: capture }));
+    await s.write(tenant, node(byHand, 'Sourdough by hand', 'starter flour water'));
+    await s.drain();
+    const stored = await s.vectors.search(nodesCollection(256), {
+      vector: new Array(256).fill(1),
+      limit: 10,
+      filter: { tenant_id: tenant },
+    });
+    expect(new Map(stored.map((h) => [h.id, h.payload.source_capture_id]))).toEqual(
+      new Map([
+        [fromCapture, capture],
+        [byHand, null],
+      ]),
+    );
+    const q = (mode: 'semantic' | 'hybrid', source_capture_id?: string) =>
+      s.search(tenant).nodes.search({
+        query: 'sourdough starter flour',
+        mode,
+        ...(source_capture_id !== undefined ? { source_capture_id } : {}),
+        page: 1,
+        per_page: 10,
+      });
+    for (const mode of ['semantic', 'hybrid'] as const) {
+      expect(new Set((await q(mode)).hits.map((h) => h.id))).toEqual(new Set([fromCapture, byHand]));
+      expect((await q(mode, capture)).hits.map((h) => h.id)).toEqual([fromCapture]);
+      expect((await q(mode, 'cap_01jd8x6q1bf5r3v2m9w7k4t0zz')).hits).toEqual([]);
+    }
+  });
+
+  it('gives points stored before source_capture_id the field by a payload update, without embedding again', async () => {
+    const s = setup();
+    await s.indexer.ensureCollection();
+    const collection = nodesCollection(256);
+    const [kept, lost] = [newId('node'), newId('node')];
+    const capture = 'cap_01jd8x6q1bf5r3v2m9w7k4t0zb';
+    await s.write(tenant, node(kept, 'Kombucha', 'scoby tea sugar', { source_capture_id: capture }));
+    await s.write(tenant, node(lost, 'Kefir', 'grains milk', { source_capture_id: 'cap_01jd8x6q1bf5r3v2m9w7k4t0zc' }));
+    await s.drain();
+    // As the previous release left them: no source_capture_id in the payload, no payload layout recorded.
+    const [point] = await s.vectors.search(collection, {
+      vector: new Array(256).fill(1),
+      limit: 1,
+      filter: { tenant_id: tenant, source_capture_id: capture },
+    });
+    const { source_capture_id: _dropped, ...legacy } = point!.payload;
+    const vector = Array.from((await s.embedder.embed(['Kombucha. scoby tea sugar'], 'passage'))[0]!);
+    await s.vectors.upsert(collection, [{ id: kept, vector, payload: legacy }]);
+    await s.vectors.delete(collection, [lost]);
+    const both = inArray(documents.nodeId, [kept, lost]);
+    await database.db.update(documents).set({ embeddedPayload: null }).where(both);
+    const filtered = () =>
+      s.search(tenant).nodes.search({
+        query: 'kombucha scoby tea',
+        mode: 'semantic',
+        source_capture_id: capture,
+        page: 1,
+        per_page: 10,
+      });
+    expect((await filtered()).hits).toEqual([]);
+
+    const calls = s.embedder.calls;
+    await s.drain();
+    // kept: payload only (no embedding); lost: its point was missing, so it was embedded again (one passage).
+    expect(s.embedder.calls - calls).toBe(1);
+    expect((await filtered()).hits.map((h) => h.id)).toEqual([kept]);
+    const rows = await database.db.select({ payload: documents.embeddedPayload }).from(documents).where(both);
+    expect(rows).toEqual([{ payload: PAYLOAD_VERSION }, { payload: PAYLOAD_VERSION }]);
+    expect(await s.vectors.count(collection, { tenant_id: tenant, source_capture_id: capture })).toBe(1);
+    expect(await s.indexer.runPass()).toBe(0);
   });
 });

@@ -17,6 +17,8 @@ export interface IndexedNode {
   body_markdown: string;
   status: string;
   para_item_ids: string[];
+  /** The capture the node was made from; null for a node made by hand. */
+  source_capture_id: string | null;
   updated_at: string;
 }
 
@@ -37,6 +39,13 @@ export interface IndexerDeps {
   now?: () => number;
 }
 
+/**
+ * The layout of the payload below. Raise it when the payload gains a key: every point stored
+ * with an older layout then gets its payload rewritten by the indexer (setPayload, no
+ * re-embedding). 2: `source_capture_id` added.
+ */
+export const PAYLOAD_VERSION = 2;
+
 /** The filter payload stored with each vector (see docs/API.md "Semantic search"). */
 export function payloadOf(tenantId: string, node: IndexedNode, model: string): VectorPoint['payload'] {
   return {
@@ -44,6 +53,7 @@ export function payloadOf(tenantId: string, node: IndexedNode, model: string): V
     status: node.status,
     para_item_ids: node.para_item_ids,
     orphan: node.para_item_ids.length === 0 ? 'true' : 'false',
+    source_capture_id: node.source_capture_id,
     updated_at: node.updated_at,
     model,
   };
@@ -53,6 +63,8 @@ export function payloadOf(tenantId: string, node: IndexedNode, model: string): V
  * One indexing pass: takes the oldest pending documents (no vector, an older version, or
  * another model's vector; or a tombstone whose vector is still indexed), reads the live ones
  * from graph, embeds each as passages pooled into one vector, and upserts or deletes points.
+ * A point whose vector is current but whose payload layout is older (PAYLOAD_VERSION) only has
+ * its payload rewritten.
  * The document row then records (version, model); a document that changed meanwhile stays
  * pending. Passes run off the request path (see indexing/worker.ts). A model change makes
  * every document pending, so re-embedding is this same loop, resumable by construction.
@@ -97,7 +109,27 @@ export function createIndexer(deps: IndexerDeps) {
     await deps.vectors.upsert(collection, [
       { id: doc.nodeId, vector: poolVectors(vectors), payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
     ]);
-    await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model);
+    await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model, PAYLOAD_VERSION);
+    return true;
+  }
+
+  /**
+   * Rewrites the payload of a point whose vector is current but whose payload has an older
+   * layout (PAYLOAD_VERSION). When the point is not in the vector index after all (an index
+   * rebuilt or lost), the node is embedded again instead.
+   */
+  async function refreshPayload(doc: PendingDocument, node: IndexedNode): Promise<boolean> {
+    const { tenant_id: _tenant, ...payload } = payloadOf(doc.tenantId, node, deps.embedder.model);
+    try {
+      await deps.vectors.setPayload(collection, doc.nodeId, payload);
+    } catch (err) {
+      deps.logger.info(
+        { tenantId: doc.tenantId, nodeId: doc.nodeId, error: describeError(err) },
+        'search indexing: updating a payload failed; embedding the node again',
+      );
+      return embedOne(doc, node);
+    }
+    await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model, PAYLOAD_VERSION);
     return true;
   }
 
@@ -106,7 +138,7 @@ export function createIndexer(deps: IndexerDeps) {
     const at = now();
     for (const [k, until] of parked) if (until <= at) parked.delete(k);
     const pending = (
-      await findPendingDocuments(deps.db, deps.embedder.model, batchSize + parked.size, {
+      await findPendingDocuments(deps.db, deps.embedder.model, PAYLOAD_VERSION, batchSize + parked.size, {
         now: new Date(at),
         maxFailures: EMBED_MAX_FAILURES,
       })
@@ -134,7 +166,7 @@ export function createIndexer(deps: IndexerDeps) {
           parked.set(key(doc), at + retryAfterMs);
           continue;
         }
-        if (!(await embedOne(doc, node))) return 0;
+        if (!(await (doc.payloadOnly ? refreshPayload(doc, node) : embedOne(doc, node)))) return 0;
       }
     }
     return batch.length;

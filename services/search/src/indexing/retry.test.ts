@@ -29,6 +29,7 @@ const node = (id: string, title: string): IndexedNode => ({
   body_markdown: '',
   status: 'raw',
   para_item_ids: [],
+  source_capture_id: null,
   updated_at: '2026-01-01T00:00:00.000Z',
 });
 const event = (n: IndexedNode): NodeEvent => ({

@@ -10,7 +10,12 @@ type H = Handlers<typeof searchApi>;
 export const searchNodes =
   (ranker: Ranker): H['nodes']['search'] =>
   async ({ input, ctx }) => {
-    const filters = { status: input.status, para_item_id: input.para_item_id, orphan: input.orphan };
+    const filters = {
+      status: input.status,
+      para_item_id: input.para_item_id,
+      orphan: input.orphan,
+      source_capture_id: input.source_capture_id,
+    };
     const tenantId = ctx.identity.tenantId;
     const ranked =
       input.mode === 'semantic'

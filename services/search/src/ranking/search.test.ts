@@ -6,7 +6,7 @@ import { nodesCollection } from '../indexing/indexer';
 import { rankingEnv } from '../config';
 import { z } from 'zod';
 import { SEMANTIC_WEIGHT } from './fusion';
-import { createRanker } from './search';
+import { createRanker, vectorFilter } from './search';
 
 const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zd';
 
@@ -50,5 +50,26 @@ describe('hybrid ranking weight', () => {
     expect(loadConfig('search', schema, {}).HYBRID_SEMANTIC_WEIGHT).toBe(SEMANTIC_WEIGHT);
     expect(loadConfig('search', schema, { HYBRID_SEMANTIC_WEIGHT: '0.4' }).HYBRID_SEMANTIC_WEIGHT).toBe(0.4);
     expect(() => loadConfig('search', schema, { HYBRID_SEMANTIC_WEIGHT: '1.5' })).toThrow(/HYBRID_SEMANTIC_WEIGHT/);
+  });
+});
+
+describe('vector filter', () => {
+  it('pushes every request filter down to the index, source_capture_id included', () => {
+    expect(vectorFilter(tenant, 'm', {})).toEqual({ tenant_id: tenant, model: 'm' });
+    expect(
+      vectorFilter(tenant, 'm', {
+        status: 'raw',
+        para_item_id: 'para_1',
+        orphan: false,
+        source_capture_id: 'cap_01jd8x6q1bf5r3v2m9w7k4t0za',
+      }),
+    ).toEqual({
+      tenant_id: tenant,
+      model: 'm',
+      status: 'raw',
+      para_item_ids: 'para_1',
+      orphan: 'false',
+      source_capture_id: 'cap_01jd8x6q1bf5r3v2m9w7k4t0za',
+    });
   });
 });

@@ -17,6 +17,7 @@ export interface SearchFilters {
   status?: string | undefined;
   para_item_id?: string | undefined;
   orphan?: boolean | undefined;
+  source_capture_id?: string | undefined;
 }
 
 /** Keyword candidates from graph (`graph.search.keyword`), best first. */
@@ -43,6 +44,7 @@ export function vectorFilter(tenantId: string, model: string, f: SearchFilters):
     ...(f.status !== undefined ? { status: f.status } : {}),
     ...(f.para_item_id !== undefined ? { para_item_ids: f.para_item_id } : {}),
     ...(f.orphan !== undefined ? { orphan: String(f.orphan) } : {}),
+    ...(f.source_capture_id !== undefined ? { source_capture_id: f.source_capture_id } : {}),
   };
 }
 

@@ -110,17 +110,21 @@ export interface PendingDocument {
   deleted: boolean;
   /** Failed embedding attempts of this version with the current model. */
   failures: number;
+  /** The point's vector is current; only its payload has an older layout (rewrite it, no re-embedding). */
+  payloadOnly: boolean;
 }
 
 /**
  * Up to `limit` documents whose vector is missing, stale (older version) or made by another
- * model, and tombstones whose vector is still indexed; oldest change first. A live document
+ * model, tombstones whose vector is still indexed, and live documents whose vector is current
+ * but whose payload layout is older than `payloadVersion` (payloadOnly); oldest change first. A live document
  * whose embedding failed with `model` waits until its `embed_retry_at` (before `now`), and
  * after `maxFailures` failures is left out until it changes or the model does.
  */
 export async function findPendingDocuments(
   db: DbOrTx,
   model: string,
+  payloadVersion: number,
   limit: number,
   retry: { now: Date; maxFailures: number } = { now: new Date(), maxFailures: Number.MAX_SAFE_INTEGER },
 ): Promise<PendingDocument[]> {
@@ -139,6 +143,8 @@ export async function findPendingDocuments(
       deletedAt: documents.deletedAt,
       embedFailures: documents.embedFailures,
       embedFailedModel: documents.embedFailedModel,
+      embeddedVersion: documents.embeddedVersion,
+      embeddedModel: documents.embeddedModel,
     })
     .from(documents)
     .where(
@@ -146,6 +152,12 @@ export async function findPendingDocuments(
         and(isNull(documents.deletedAt), sql`${documents.embeddedVersion} is distinct from ${documents.version}`, due),
         and(isNull(documents.deletedAt), sql`${documents.embeddedModel} is distinct from ${model}`, due),
         and(isNotNull(documents.deletedAt), isNotNull(documents.embeddedVersion)),
+        and(
+          isNull(documents.deletedAt),
+          isNotNull(documents.embeddedVersion),
+          sql`${documents.embeddedPayload} is distinct from ${payloadVersion}`,
+          due,
+        ),
       ),
     )
     .orderBy(asc(documents.indexedAt))
@@ -156,6 +168,7 @@ export async function findPendingDocuments(
     version: r.version,
     deleted: r.deletedAt !== null,
     failures: r.embedFailedModel === model ? r.embedFailures : 0,
+    payloadOnly: r.deletedAt === null && r.embeddedVersion === r.version && r.embeddedModel === model,
   }));
 }
 
@@ -181,6 +194,7 @@ export async function recordEmbedFailure(
 /**
  * Records what the vector index now holds for a document, only if the document is still at
  * `version` (a newer event that arrived meanwhile leaves it pending). `model` null: no vector.
+ * `payloadVersion`: the layout of the point's payload (ignored without a vector).
  */
 export async function markEmbedded(
   db: DbOrTx,
@@ -188,10 +202,17 @@ export async function markEmbedded(
   nodeId: string,
   version: number,
   model: string | null,
+  payloadVersion: number | null = null,
 ): Promise<void> {
+  const none = model === null;
   await db
     .update(documents)
-    .set({ embeddedVersion: model === null ? null : version, embeddedModel: model, ...noFailures })
+    .set({
+      embeddedVersion: none ? null : version,
+      embeddedModel: model,
+      embeddedPayload: none ? null : payloadVersion,
+      ...noFailures,
+    })
     .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId), eq(documents.version, version)));
 }
 

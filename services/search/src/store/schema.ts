@@ -36,6 +36,12 @@ export const documents = search.table(
     embeddedVersion: bigint({ mode: 'number' }),
     embeddedModel: text(),
     /**
+     * The payload layout of the stored point (indexing/indexer.ts PAYLOAD_VERSION; null: the first
+     * layout, from before `source_capture_id`). A point with the current vector but an older
+     * layout gets its payload rewritten, without re-embedding.
+     */
+    embeddedPayload: integer(),
+    /**
      * Failed embedding attempts of the current (version, model), the model they were made
      * with, and when the next one may run: the indexer backs off and stops after a bound
      * (indexing/retry.ts) until the node changes (a new version resets them) or the model does.
