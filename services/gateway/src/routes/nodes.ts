@@ -1,6 +1,5 @@
 import {
   ById,
-  invalid,
   CreateNodeInput,
   LinkList,
   ListNodesQuery,
@@ -26,13 +25,7 @@ export const nodeRoutes: Route[] = [
     query: ListNodesQuery,
     success: { status: 200, description: 'A page of nodes', schema: NodePage },
     async handle(req, peers) {
-      const q = req.query;
-      // source_capture_id is a graph filter: the search service's vector payload does not hold it.
-      if (q.source_capture_id !== undefined && q.query?.trim() && (q.mode ?? 'hybrid') !== 'keyword')
-        throw invalid('source_capture_id filters a listing or a keyword search only', [
-          { path: 'query.source_capture_id', message: 'not available with mode semantic or hybrid; use mode=keyword' },
-        ]);
-      return ok(await listNodes(q, peers, req.identity));
+      return ok(await listNodes(req.query, peers, req.identity));
     },
   }),
   defineRoute({

@@ -32,6 +32,7 @@ export async function listNodes(q: ListNodesQuery, peers: GatewayPeers, identity
     ...(q.status !== undefined ? { status: q.status } : {}),
     ...(q.para_item_id !== undefined ? { para_item_id: q.para_item_id } : {}),
     ...(q.orphan !== undefined ? { orphan: q.orphan } : {}),
+    ...(q.source_capture_id !== undefined ? { source_capture_id: q.source_capture_id } : {}),
     page: q.page,
     per_page: q.per_page,
   });
