@@ -2246,7 +2246,7 @@ export interface operations {
                 status?: components["schemas"]["NodeStatus"];
                 /** @description true: only nodes without PARA items; false: only assigned nodes */
                 orphan?: "true" | "false";
-                /** @description Extension: only the node made from this capture (listing and `mode=keyword` only) */
+                /** @description Extension: only the node made from this capture (every mode) */
                 source_capture_id?: string;
             };
             header?: never;
