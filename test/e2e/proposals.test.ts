@@ -82,7 +82,7 @@ describe('a capture’s node and its proposals', () => {
   let cap: Capture;
   let nodeId: string;
 
-  it('names its capture (source_capture_id), filterable on GET /nodes', async () => {
+  it('names its capture (source_capture_id), filterable on GET /nodes in every mode', async () => {
     cap = await capture('Remembering vocabulary', FLASHCARDS);
     const done = await settled(cap.id);
     expect(done.status, done.error ?? '').toBe('processed');
@@ -99,8 +99,22 @@ describe('a capture’s node and its proposals', () => {
     expect((await api('GET', `/nodes?source_capture_id=${cap.id}`, { auth: other.bearer })).body.total).toBe(0);
     const empty = await api('GET', '/nodes?source_capture_id=', { auth: s.bearer });
     expect(expectProblem(empty, 400).errors?.[0]?.path).toBe('query.source_capture_id');
-    const hybrid = await api('GET', `/nodes?query=vocabulary&source_capture_id=${cap.id}`, { auth: s.bearer });
-    expect(expectProblem(hybrid, 400).errors).toEqual([expect.objectContaining({ path: 'query.source_capture_id' })]);
+
+    // Semantic and hybrid: the vector payload holds source_capture_id, so both filter to the capture's node.
+    const query = encodeURIComponent('flashcards reviewed at growing intervals');
+    await waitIndexed(s.bearer, nodeId, 'flashcards reviewed at growing intervals', `&source_capture_id=${cap.id}`);
+    const ids = async (path: string, auth = s.bearer) => {
+      const res = await api<{ data: Node[]; total: number }>('GET', path, { auth });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.map((n) => n.id);
+    };
+    for (const mode of ['semantic', 'hybrid']) {
+      // Unfiltered, the hand-made node on the same subject is an answer too.
+      expect(await ids(`/nodes?mode=${mode}&query=${query}`)).toEqual(expect.arrayContaining([nodeId, similar.id]));
+      expect(await ids(`/nodes?mode=${mode}&query=${query}&source_capture_id=${cap.id}`)).toEqual([nodeId]);
+      expect(await ids(`/nodes?mode=${mode}&query=${query}&source_capture_id=${cap.id}`, other.bearer)).toEqual([]);
+    }
+    expect(await ids(`/nodes?query=${query}&source_capture_id=cap_01jd8x6q1bf5r3v2m9w7k4t0za`)).toEqual([]);
   });
 
   it('records a propose stage and lists machine-made proposals with score, model and reason', async () => {
