@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@kg/db';
 import { createMemoryVectorIndex } from '@kg/vectors';
-import { payloadOf, nodesCollection } from '../../services/search/src/indexing/indexer';
+import { payloadOf, nodesCollection, PAYLOAD_VERSION } from '../../services/search/src/indexing/indexer';
 import { mulberry32, noisyVector, type SyntheticNode, type Topic } from './corpus';
 
 const BATCH = 1000;
@@ -27,8 +27,8 @@ export async function loadTables(
       insert into graph.nodes (id, tenant_id, title, body_markdown)
       select r.id, ${tenantId}, r.title, r.body from jsonb_to_recordset(${json}::jsonb) as r(id text, title text, body text)`);
     await db.execute(sql`
-      insert into search.documents (tenant_id, node_id, title, summary, tags, status, para_item_ids, updated_at, version, embedded_version, embedded_model)
-      select ${tenantId}, r.id, r.title, '', '{}', 'raw', '{}', ${now}::timestamptz, 1, 1, ${model}
+      insert into search.documents (tenant_id, node_id, title, summary, tags, status, para_item_ids, updated_at, version, embedded_version, embedded_model, embedded_payload)
+      select ${tenantId}, r.id, r.title, '', '{}', 'raw', '{}', ${now}::timestamptz, 1, 1, ${model}, ${PAYLOAD_VERSION}
       from jsonb_to_recordset(${json}::jsonb) as r(id text, title text)`);
     if ((start / BATCH) % 20 === 0) log(`  rows ${start.toLocaleString()} / ${nodes.length.toLocaleString()}`);
   }
@@ -67,7 +67,15 @@ export async function loadVectors(
         vector: noisyVector(topics[n.topic]!.centroid, rand),
         payload: payloadOf(
           tenantId,
-          { ...n, summary: '', body_markdown: n.body, status: 'raw', para_item_ids: [], updated_at: updated },
+          {
+            ...n,
+            summary: '',
+            body_markdown: n.body,
+            status: 'raw',
+            para_item_ids: [],
+            source_capture_id: null,
+            updated_at: updated,
+          },
           model,
         ),
       })),
