@@ -107,4 +107,29 @@ describe('GET /graph/seed', () => {
       expectProblem(await seed(q), 400);
     }
   });
+
+  it('asked again, the same view follows every write in between (walks are kept per graph version)', async () => {
+    const t = await newTenant('seed-again');
+    const item = (await api('POST', '/para', { auth: t.bearer, body: { category: 'projects', label: 'Launch' } })).body;
+    const [x, y] = [
+      await createNode(t.bearer, { title: 'x', para_item_ids: [item.id] }),
+      await createNode(t.bearer, { title: 'y' }),
+    ];
+    const view = async () => (await seed(`?seed=${x.id}&depth=2`, t.bearer)).body;
+    const first = await view();
+    expect(first.nodes.map((n) => n.id)).toEqual([x.id]);
+    expect(await view()).toEqual(first);
+    // A link, then a title: both change the graph's version.
+    const links = { links: [{ target_id: y.id, type: 'related', weight: 0.5 }] };
+    expect((await api('PATCH', `/nodes/${x.id}/links`, { auth: t.bearer, body: links })).status).toBe(200);
+    const linked = await view();
+    expect(linked.nodes.map((n) => n.id)).toEqual([x.id, y.id]);
+    expect(linked.meta.edge_count).toBe(1);
+    expect((await api('PATCH', `/nodes/${y.id}`, { auth: t.bearer, body: { title: 'y renamed' } })).status).toBe(200);
+    expect((await view()).nodes.find((n) => n.id === y.id)?.title).toBe('y renamed');
+    // Completing the project changes no graph row: the placement is still read on every view.
+    expect((await view()).nodes[0]).toMatchObject({ para_category: 'projects', para_item_id: item.id });
+    expect((await api('POST', `/para/${item.id}/complete`, { auth: t.bearer })).status).toBe(200);
+    expect((await view()).nodes[0]).toMatchObject({ para_category: null, para_item_id: null });
+  });
 });

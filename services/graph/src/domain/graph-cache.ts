@@ -1,6 +1,7 @@
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { changesSince, currentVersion, linkChunk, nodeChunk, type LinkRow } from '../store/snapshot';
+import { SeedMemo } from './seed-memo';
 import { TenantGraph } from './tenant-graph';
 
 export interface GraphCacheOptions {
@@ -14,6 +15,8 @@ export interface GraphCacheOptions {
   singleWriter?: boolean;
   /** Rows per statement while a tenant loads (default 10,000; requests' queries run between pages). */
   chunkRows?: number;
+  /** Nodes + edges of seed walks kept over all tenants (default 400,000, about 25 MB; 0 keeps none). */
+  seedMemoWeight?: number;
 }
 
 /**
@@ -36,6 +39,8 @@ export class GraphCache {
   private readonly maxLinkRows: number;
   private readonly singleWriter: boolean;
   private readonly chunkRows: number;
+  /** Seed walks over the memory graphs, by tenant, version and query (views.ts). */
+  readonly seeds: SeedMemo<unknown>;
 
   constructor(
     private readonly db: Db,
@@ -46,6 +51,7 @@ export class GraphCache {
     this.maxLinkRows = o.maxLinkRows ?? 4_000_000;
     this.singleWriter = o.singleWriter ?? false;
     this.chunkRows = o.chunkRows ?? 10_000;
+    this.seeds = new SeedMemo(o.seedMemoWeight ?? 400_000);
   }
 
   /** Views answering from the database right now: a load's next page waits for them (PGlite has one connection). */

@@ -91,10 +91,11 @@ export class TenantGraph {
   readonly load: NeighbourLoader = async (ids, perNode) => {
     const out = new Map<string, NeighbourEdge[]>();
     for (const id of ids) {
+      // The cached edges themselves (they are NeighbourEdges): no object per edge scanned.
       const list: NeighbourEdge[] = [];
       for (const e of this.nodes.get(id)?.adj ?? []) {
         if (list.length >= perNode) break;
-        if (this.visible(e.target)) list.push({ target: e.target, weight: e.weight });
+        if (this.visible(e.target)) list.push(e);
       }
       out.set(id, list);
     }
