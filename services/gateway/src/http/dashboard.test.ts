@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway } from '../testing';
+import { cachedFileReader } from './dashboard';
 
 const dir = mkdtempSync(join(tmpdir(), 'kg-dashboard-'));
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Abc123.js"></script></head></html>';
@@ -87,5 +88,62 @@ describe('the dashboard at / (a built clients/dashboard/dist)', () => {
     expect(((await res.json()) as { detail: string }).detail).toContain('npm run build:dashboard');
     expect((await unbuilt.fetch('/healthz')).status).toBe(200);
     expect(unbuilt.lines.some((l) => l.msg?.includes('dashboard not built'))).toBe(true);
+  });
+});
+
+describe('cachedFileReader (index.html read again only when it changes)', () => {
+  const LATER = () => Date.now() + 60_000; // every file is older than the racy window
+  const counted = () => {
+    const reads: string[] = [];
+    const read = (file: string) => {
+      reads.push(file);
+      return readFileSync(file);
+    };
+    return { reads, read };
+  };
+  const fileIn = (name: string) => join(mkdtempSync(join(tmpdir(), 'kg-index-')), name);
+  const write = (file: string, text: string, mtime: Date) => {
+    writeFileSync(file, text);
+    utimesSync(file, mtime, mtime);
+  };
+
+  it('reads the file once while it is unchanged', () => {
+    const file = fileIn('index.html');
+    write(file, 'v1', new Date('2026-01-01T00:00:00Z'));
+    const { reads, read } = counted();
+    const index = cachedFileReader(file, { read, now: LATER });
+    for (let i = 0; i < 5; i += 1) expect(index().toString()).toBe('v1');
+    expect(reads).toHaveLength(1);
+  });
+
+  it('serves the new content after an edit in place (same size) and after a swap by rename, as build.sh does', () => {
+    const file = fileIn('index.html');
+    write(file, 'v1', new Date('2026-01-01T00:00:00Z'));
+    const { reads, read } = counted();
+    const index = cachedFileReader(file, { read, now: LATER });
+    expect(index().toString()).toBe('v1');
+    write(file, 'v2', new Date('2026-01-01T00:00:01Z'));
+    expect(index().toString()).toBe('v2');
+    // build.sh: cp to .index.html.new, then mv over index.html (same size and mtime here: the inode tells).
+    write(`${file}.new`, 'v3', new Date('2026-01-01T00:00:01Z'));
+    renameSync(`${file}.new`, file);
+    expect(index().toString()).toBe('v3');
+    expect(index().toString()).toBe('v3');
+    expect(reads).toHaveLength(3);
+  });
+
+  it('does not trust a file changed within the last second (a change in the same clock tick keeps size and mtime)', () => {
+    const file = fileIn('index.html');
+    writeFileSync(file, 'v1');
+    const changedAt = statSync(file).ctimeMs;
+    const { reads, read } = counted();
+    const index = cachedFileReader(file, { read, now: () => changedAt + 500 });
+    expect(index().toString()).toBe('v1');
+    expect(index().toString()).toBe('v1');
+    expect(reads).toHaveLength(2);
+  });
+
+  it('throws when the file is missing (the route answers 503)', () => {
+    expect(() => cachedFileReader(fileIn('missing.html'))()).toThrow();
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from '@kg/logger';
@@ -29,6 +29,34 @@ const OPERATIONAL_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
 const isApiPath = (path: string, apiPrefix: string) =>
   path === apiPrefix || path.startsWith(`${apiPrefix}/`) || OPERATIONAL_PATHS.has(path);
 
+/** A file changed less than this long ago may change again within the same timestamp tick. */
+const RACY_MS = 1000;
+
+/**
+ * A reader of one small file that keeps its content while the file is unchanged: each call
+ * stats the file and reads it again only when its inode, size, mtime or ctime differ from the
+ * cached copy's. scripts/dashboard/build.sh swaps index.html by rename (a new inode), and an
+ * edit in place moves mtime and ctime, so the next call after a rebuild returns the new file.
+ * File timestamps are coarse (a clock tick, a second on some file systems), so a change within
+ * the same tick could keep every field as it was: a file changed less than RACY_MS ago is not
+ * cached (git's "racy" rule). Throws like `statSync` when the file is missing.
+ */
+export function cachedFileReader(
+  file: string,
+  { read = readFileSync, now = Date.now }: { read?: (file: string) => Buffer; now?: () => number } = {},
+): () => Buffer {
+  let cached: { key: string; body: Buffer } | undefined;
+  return () => {
+    const stat = statSync(file, { bigint: true });
+    const key = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    if (cached?.key === key) return cached.body;
+    const body = read(file);
+    const changedAt = Number((stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs) / 1_000_000n);
+    cached = now() - changedAt >= RACY_MS ? { key, body } : undefined;
+    return body;
+  };
+}
+
 /**
  * Serves the built dashboard (clients/dashboard/dist) at `/`: hashed files under /assets/
  * cached for a year as immutable, index.html never cached (a deploy takes effect on the next
@@ -38,6 +66,7 @@ const isApiPath = (path: string, apiPrefix: string) =>
  */
 export function mountDashboard(app: Express, dir: string, apiPrefix: string, logger: Logger): void {
   const indexFile = join(dir, 'index.html');
+  const readIndex = cachedFileReader(indexFile);
   if (!existsSync(indexFile))
     logger.warn({ dir }, 'dashboard not built: run `npm run build:dashboard` to serve it at /');
 
@@ -60,10 +89,11 @@ export function mountDashboard(app: Express, dir: string, apiPrefix: string, log
   );
   app.get('/{*path}', (req, res, next) => {
     if (isApiPath(req.path, apiPrefix)) return next();
-    // Read on every request (1 KB, from the page cache): a rebuild takes effect on the next load.
+    // Checked on every request (a stat), read again only when it changed: a rebuild takes
+    // effect on the next load.
     let index: Buffer;
     try {
-      index = readFileSync(indexFile);
+      index = readIndex();
     } catch {
       sendProblem(res, problem(503, 'Dashboard not built', 'Run `npm run build:dashboard`, then reload.'));
       return;
