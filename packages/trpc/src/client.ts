@@ -1,6 +1,12 @@
 import type { z } from 'zod';
-import type { AnyRouter } from '@trpc/server';
-import { createTRPCUntypedClient, httpBatchLink, localLink, retryLink, type TRPCUntypedClient } from '@trpc/client';
+import { callTRPCProcedure, getTRPCErrorFromUnknown, getTRPCErrorShape, type AnyRouter } from '@trpc/server';
+import {
+  TRPCClientError,
+  createTRPCUntypedClient,
+  httpBatchLink,
+  retryLink,
+  type TRPCUntypedClient,
+} from '@trpc/client';
 import { isProcedure, type ContractTree, type Identity, type ProcedureContract, type ServiceName } from '@kg/contracts';
 import type { InternalTokenSigner } from '@kg/tokens';
 import { logUnexpectedError, type ErrorLogger } from './problem';
@@ -42,12 +48,7 @@ type Untyped = TRPCUntypedClient<AnyRouter>;
  * contract's output schema in this process (the in-process link: the callee's procedure
  * checked it), or must be checked here (over HTTP: a peer's answer is parsed at this boundary).
  */
-function proxy<T extends ContractTree>(
-  contract: T,
-  call: (name: string, kind: 'query' | 'mutation', input: unknown) => Promise<unknown>,
-  checked: boolean,
-  prefix = '',
-): ServiceClient<T> {
+function proxy<T extends ContractTree>(contract: T, call: Call, checked: boolean, prefix = ''): ServiceClient<T> {
   const made = new Map<string, unknown>();
   return new Proxy({} as ServiceClient<T>, {
     get(_, key) {
@@ -70,28 +71,53 @@ function proxy<T extends ContractTree>(
   });
 }
 
-function untypedClient(
+type Call = (name: string, kind: 'query' | 'mutation', input: unknown) => Promise<unknown>;
+
+/**
+ * In-process: the procedure runs through tRPC's own pipeline (caller allowlist, identity,
+ * input and output validation, error mapping) and its answer is handed over as it is; a
+ * failure reaches the caller as the same TRPCClientError, with the same problem data, that
+ * the HTTP link raises — so callers never know which transport they used.
+ */
+function localCall(
+  caller: ServiceName,
+  transport: Extract<ServiceTransport, { kind: 'local' }>,
+  identity: Identity | null,
+): Call {
+  return async (name, kind, input) => {
+    const ctx = { caller, identity, requestId: currentRequestId() };
+    try {
+      return await callTRPCProcedure({
+        router: transport.router,
+        path: name,
+        getRawInput: async () => input,
+        ctx,
+        type: kind,
+        signal: undefined,
+        batchIndex: 0,
+      });
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      if (transport.logger) logUnexpectedError(transport.logger, { error, path: name, ctx });
+      const shape = getTRPCErrorShape({
+        config: transport.router._def._config,
+        ctx,
+        error,
+        input,
+        path: name,
+        type: kind,
+      });
+      throw TRPCClientError.from({ error: shape }, { cause: error });
+    }
+  };
+}
+
+function httpClient(
   caller: ServiceName,
   service: string,
-  transport: ServiceTransport,
+  transport: Extract<ServiceTransport, { kind: 'http' }>,
   identity: Identity | null,
 ): Untyped {
-  if (transport.kind === 'local') {
-    return createTRPCUntypedClient({
-      links: [
-        localLink({
-          router: transport.router,
-          // In-process: the result is handed over as it is (the callee already checked it against
-          // the contract's output schema), not copied through JSON.stringify and JSON.parse.
-          transformer: { serialize: (v: unknown) => v, deserialize: (v: unknown) => v },
-          createContext: async () => ({ caller, identity, requestId: currentRequestId() }),
-          onError: (opts) => {
-            if (transport.logger) logUnexpectedError(transport.logger, opts);
-          },
-        }),
-      ],
-    });
-  }
   const timeoutMs = transport.timeoutMs ?? 10_000;
   return createTRPCUntypedClient({
     links: [
@@ -135,12 +161,13 @@ export function connectService<T extends ContractTree>(
   return {
     service,
     as: (identity) => {
+      if (transport.kind === 'local') return proxy(contract, localCall(caller, transport, identity), true);
       let untyped: Untyped | undefined;
-      const call = (name: string, kind: 'query' | 'mutation', input: unknown) => {
-        untyped ??= untypedClient(caller, service, transport, identity);
+      const call: Call = (name, kind, input) => {
+        untyped ??= httpClient(caller, service, transport, identity);
         return kind === 'query' ? untyped.query(name, input) : untyped.mutation(name, input);
       };
-      return proxy(contract, call, transport.kind === 'local');
+      return proxy(contract, call, false);
     },
   };
 }
