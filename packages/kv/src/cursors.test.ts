@@ -14,6 +14,21 @@ describe('cursor store', () => {
     await expect(store.resume(c, 'tnt_a|node_1|in')).rejects.toMatchObject({ kind: 'invalid' });
   });
 
+  it('gives the same page the same cursor, and any other binding or position another', async () => {
+    const kv = createMemoryKv();
+    const writes: string[] = [];
+    const counting = { ...kv, set: (k: string, v: string, ttl: number) => (writes.push(k), kv.set(k, v, ttl)) };
+    const s = createCursorStore<{ after: string }>(counting, 'same');
+    const c = await s.issue('tnt_a|node_1|out', { after: 'x' });
+    expect(await s.issue('tnt_a|node_1|out', { after: 'x' })).toBe(c);
+    expect(new Set(writes).size).toBe(1); // written twice (fresh TTL), one entry
+    expect(c).toMatch(/^c_[A-Za-z0-9_-]{22}$/);
+    expect(await s.issue('tnt_b|node_1|out', { after: 'x' })).not.toBe(c);
+    expect(await s.issue('tnt_a|node_1|out', { after: 'y' })).not.toBe(c);
+    // Another process (another key) cannot predict it.
+    expect(await createCursorStore(kv, 'same').issue('tnt_a|node_1|out', { after: 'x' })).not.toBe(c);
+  });
+
   it('rejects expired cursors', async () => {
     const short = createCursorStore<number>(createMemoryKv(), 'short', 0);
     const c = await short.issue('b', 1);
