@@ -19,7 +19,9 @@ if [ -f dist/index.html ] && [ "$(cat dist/.source-hash 2>/dev/null)" = "$hash" 
 fi
 tmp=$(mktemp -d .dist-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-../../scripts/node24.sh vite build --logLevel warn --outDir "$tmp" --emptyOutDir
+# Always the production build: run from a test (NODE_ENV=test) vite would bundle React's
+# development build, and the unchanged source hash would then have npm start serve it.
+NODE_ENV=production ../../scripts/node24.sh vite build --logLevel warn --outDir "$tmp" --emptyOutDir
 mkdir -p dist/assets
 cp -R "$tmp/assets/." dist/assets/
 find "$tmp" -maxdepth 1 -type f ! -name index.html -exec cp {} dist/ \;
