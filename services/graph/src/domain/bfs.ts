@@ -1,3 +1,5 @@
+import quickselect from 'quickselect';
+
 /**
  * Breadth-first neighbourhood of a seed, bounded by `maxNodes`, written once against
  * a neighbour loader so the same rules run over SQL (the service) and over an
@@ -11,6 +13,7 @@
  * - `frontier` = nodes of the deepest loaded hop that still have neighbours outside the
  *   result, plus the parents of nodes cut by the bound.
  */
+
 export interface NeighbourEdge {
   target: string;
   weight: number;
@@ -61,9 +64,12 @@ export async function boundedBfs(
         }
       }
     }
-    const ranked = [...best.values()].sort(byStrength);
-    const kept = ranked.slice(0, room);
-    for (const cut of ranked.slice(room)) cutParents.add(cut.parent);
+    const ranked = [...best.values()];
+    // Only the `room` strongest are kept (and ordered): select them first, then sort those alone;
+    // a depth-3 hop can weigh thousands of candidates against a few hundred places.
+    if (ranked.length > room) quickselect(ranked, room - 1, 0, ranked.length - 1, byStrength);
+    const kept = ranked.slice(0, room).sort(byStrength);
+    for (let i = room; i < ranked.length; i++) cutParents.add(ranked[i]!.parent);
     for (const c of kept) depths.set(c.target, hop);
     if (kept.length > 0) deepest = hop;
     frontier = kept.map((c) => c.target);
