@@ -1,9 +1,7 @@
-import { isId, notFound, type Identity, type NeighborsQuery, type SeedQuery } from '@kg/contracts';
+import { isId, notFound, type Identity, type NeighborsQuery } from '@kg/contracts';
 import type { CursorStore } from '@kg/kv';
 import { countStale, readStats } from '../store/stats';
 import { linkPage, viewNodes, type EdgeRow, type Position, type ViewNode } from '../store/views';
-import { boundedBfs, frontierOf, type BfsResult } from './bfs';
-import { boundedBfsFromDb, edgesAmongFromDb, hubFromDb } from '../store/seed';
 import type { TenantGraph } from './tenant-graph';
 import type { GraphCache } from './graph-cache';
 import type { GraphContext } from './context';
@@ -20,144 +18,7 @@ export interface ViewContext extends GraphContext {
 const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
 const toEdge = (e: EdgeRow) => ({ source: e.source, target: e.target, link_type: e.type, weight: e.weight });
 
-/** What the seed view reads: the tenant's in-memory graph, or the database while that loads. */
-interface SeedSource {
-  hub(): Promise<string | null>;
-  visible(id: string): Promise<boolean>;
-  bfs(seed: string, depth: number, maxNodes: number): Promise<BfsResult>;
-  /** Title, PARA items and connection count of result nodes. */
-  details(ids: string[]): Promise<Map<string, { title: string; paraItemIds: string[]; connectionCount: number }>>;
-  /** Links among the result nodes, each from both ends, in result order then strongest first. */
-  edgesAmong(ids: string[]): Promise<Array<{ source: string; target: string; type: string; weight: number }>>;
-}
-
-function memorySource(graph: TenantGraph): SeedSource {
-  return {
-    hub: async () => graph.hub(),
-    visible: async (id) => graph.visible(id) !== undefined,
-    bfs: (seed, depth, maxNodes) => boundedBfs(seed, depth, maxNodes, graph.load),
-    details: async (ids) =>
-      new Map(
-        ids.map((id) => {
-          const n = graph.nodes.get(id)!;
-          return [id, { title: n.title, paraItemIds: n.para, connectionCount: n.adj.length }];
-        }),
-      ),
-    edgesAmong: async (ids) => {
-      // A 500-node view scans ~13k adjacency entries: one plain pass, no intermediate arrays.
-      const inside = new Set(ids);
-      const out: Array<{ source: string; target: string; type: string; weight: number }> = [];
-      for (const id of ids) {
-        for (const e of graph.nodes.get(id)!.adj)
-          if (inside.has(e.target)) out.push({ source: id, target: e.target, type: e.type, weight: e.weight });
-      }
-      return out;
-    },
-  };
-}
-
-function databaseSource(ctx: GraphContext, tenantId: string): SeedSource {
-  return {
-    hub: () => hubFromDb(ctx.db, tenantId),
-    visible: async (id) => (await viewNodes(ctx.db, tenantId, [id])).length > 0,
-    bfs: (seed, depth, maxNodes) => boundedBfsFromDb(ctx.db, tenantId, seed, depth, maxNodes),
-    details: async (ids) => new Map((await viewNodes(ctx.db, tenantId, ids)).map((n) => [n.id, n])),
-    edgesAmong: async (ids) => {
-      const order = new Map(ids.map((id, i) => [id, i]));
-      const rows = await edgesAmongFromDb(ctx.db, tenantId, ids);
-      return rows.sort(
-        (a, b) =>
-          order.get(a.source)! - order.get(b.source)! ||
-          b.weight - a.weight ||
-          (a.target < b.target ? -1 : a.target > b.target ? 1 : 0),
-      );
-    },
-  };
-}
-
-/**
- * GET /graph/seed: bounded BFS around a seed (default: the hub), walked over the tenant's
- * in-memory graph, which is brought up to the latest committed write first. While that
- * graph is not in memory (a fresh process, a tenant evicted) it loads in the background and
- * this view walks the same rules over keyset queries instead: no request waits for a load.
- *
- * Over the memory graph, the walk's result (everything but the PARA placements, which the
- * PARA service owns and are resolved on every request) is kept by tenant, graph version and
- * query (`GraphCache.seeds`): a dashboard asking for the same view again skips the walk, and
- * after any write of the tenant the next view walks its new version.
- */
-export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuery) {
-  const graph = await ctx.graphs.current(identity.tenantId);
-  if (graph) {
-    const { version } = graph;
-    const query = `${q.seed ?? ''}|${q.depth}|${q.max_nodes}`;
-    let core = ctx.graphs.seeds.get(identity.tenantId, version, query) as SeedCore | undefined;
-    if (!core) {
-      core = await seedCore(q, memorySource(graph));
-      ctx.graphs.seeds.set(identity.tenantId, version, query, core, core.ids.length + core.edges.length);
-    }
-    return seedAnswer(ctx, identity, q, core);
-  }
-  return ctx.graphs.fromDatabase(() => seedFrom(ctx, identity, q, databaseSource(ctx, identity.tenantId)));
-}
-
-/** The seed view answered from the database (tests compare it with the in-memory walk). */
-export const seedViewFromDatabase = (ctx: ViewContext, identity: Identity, q: SeedQuery) =>
-  seedFrom(ctx, identity, q, databaseSource(ctx, identity.tenantId));
-
-/** What a seed view holds before PARA placements: read-only once made (answers share it). */
-interface SeedCore {
-  seedId: string | null;
-  ids: string[];
-  depths: Map<string, number>;
-  details: Map<string, { title: string; paraItemIds: string[]; connectionCount: number }>;
-  edges: Array<{ source: string; target: string; link_type: string; weight: number }>;
-  frontierIds: string[];
-}
-
-async function seedFrom(ctx: ViewContext, identity: Identity, q: SeedQuery, source: SeedSource) {
-  return seedAnswer(ctx, identity, q, await seedCore(q, source));
-}
-
-async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCore> {
-  if (q.seed !== undefined && (!isId('node', q.seed) || !(await source.visible(q.seed)))) throw notFound('Node');
-  const seedId = q.seed ?? (await source.hub());
-  if (!seedId) return { seedId: null, ids: [], depths: new Map(), details: new Map(), edges: [], frontierIds: [] };
-  const bfs = await source.bfs(seedId, q.depth, q.max_nodes);
-  const ids = [...bfs.depths.keys()];
-  const inside = new Map<string, number>();
-  const edges: SeedCore['edges'] = [];
-  for (const e of await source.edgesAmong(ids)) {
-    inside.set(e.source, (inside.get(e.source) ?? 0) + 1);
-    if (e.source < e.target) edges.push({ source: e.source, target: e.target, link_type: e.type, weight: e.weight });
-  }
-  const details = await source.details(ids);
-  const frontierIds = frontierOf(
-    bfs,
-    (id) => details.get(id)?.connectionCount ?? 0,
-    (id) => inside.get(id) ?? 0,
-  );
-  return { seedId, ids, depths: bfs.depths, details, edges, frontierIds };
-}
-
-async function seedAnswer(ctx: ViewContext, identity: Identity, q: SeedQuery, core: SeedCore) {
-  const place = await placements(
-    ctx,
-    identity,
-    core.ids.map((id) => ({ id, paraItemIds: core.details.get(id)!.paraItemIds })),
-  );
-  const nodes = core.ids.map((id) => {
-    const n = core.details.get(id)!;
-    return { id, title: n.title, ...place.get(id)!, connection_count: n.connectionCount, depth: core.depths.get(id)! };
-  });
-  return {
-    seed_id: core.seedId,
-    nodes,
-    edges: core.edges,
-    frontier_ids: core.frontierIds,
-    meta: { node_count: nodes.length, edge_count: core.edges.length, depth: q.depth },
-  };
-}
+export { seedView, seedViewFromDatabase } from './seed-view';
 
 /** Where a neighbours page is read: the tenant's memory graph when current, else the database. */
 interface NeighbourSource {
