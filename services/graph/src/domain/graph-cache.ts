@@ -15,7 +15,7 @@ export interface GraphCacheOptions {
   singleWriter?: boolean;
   /** Rows per statement while a tenant loads (default 10,000; requests' queries run between pages). */
   chunkRows?: number;
-  /** Nodes + edges of seed walks kept over all tenants (default 400,000, about 25 MB; 0 keeps none). */
+  /** Nodes + edges of seed walks kept over all tenants (default 400,000, about 12 MB; 0 keeps none). */
   seedMemoWeight?: number;
 }
 
