@@ -100,6 +100,7 @@ export async function createLocalEmbedder(options: LocalEmbedderOptions = {}): P
     model: LOCAL_MODEL,
     dimensions: DIMENSIONS,
     // MiniLM was trained symmetric: queries and passages are embedded the same way.
+    modelInput: (text: string) => text,
     embed(texts: string[], _kind: EmbedKind): Promise<Float32Array[]> {
       if (closed) return Promise.reject(new EmbeddingsError('local embedder: closed', false));
       if (texts.length === 0) return Promise.resolve([]);

@@ -110,6 +110,8 @@ export async function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Prom
   return {
     model: options.model,
     dimensions,
+    // The server sees `input_type` (e5-style servers prefix by it) unless it refused the field.
+    modelInput: (text: string, kind: EmbedKind) => (sendInputType ? `${kind}\u0000${text}` : text),
     async embed(texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
       if (closed) throw new EmbeddingsError('openai embedder: closed', false);
       if (texts.length === 0) return [];

@@ -11,6 +11,11 @@ export interface Embedder {
   /** Identifies the model that made a vector (stored beside it; a change means re-embedding). */
   readonly model: string;
   readonly dimensions: number;
+  /**
+   * The model's input for a text of a kind, or a string that is equal exactly when the inputs
+   * are (embedding caches key on it). Omitted: the kind is assumed to change the input.
+   */
+  modelInput?(text: string, kind: EmbedKind): string;
   /** An empty list answers an empty list. Texts longer than the model's window are truncated. */
   embed(texts: string[], kind: EmbedKind): Promise<Float32Array[]>;
   /** Frees the model or the HTTP agent; `embed` after `close` rejects. */
