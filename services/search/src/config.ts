@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
 import { SEMANTIC_WEIGHT } from './ranking/fusion';
+import { EMBEDDING_CACHE_SIZE } from './embedding-cache';
 
-/** Ranking settings, shared by the search process and the one-process host. */
+/** Ranking and embedding-cache settings, shared by the search process and the one-process host. */
 export const rankingEnv = {
   /** Semantic weight of hybrid fusion, in [0, 1] (docs/API.md "Hybrid search"; keyword gets 1 − weight). */
   HYBRID_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(SEMANTIC_WEIGHT),
+  /** Vectors the embedding cache keeps (LRU; shared by indexing and queries, so a capture is embedded once). */
+  EMBEDDING_CACHE_SIZE: env.positiveInt(EMBEDDING_CACHE_SIZE),
 };
 
 /** Env of the search service when it runs as its own process. */

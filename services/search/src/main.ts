@@ -52,6 +52,7 @@ try {
         pruneIntervalMs: config.PRUNE_INTERVAL_MS,
         retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
         hybridSemanticWeight: config.HYBRID_SEMANTIC_WEIGHT,
+        embeddingCacheSize: config.EMBEDDING_CACHE_SIZE,
       }),
     port: config.PORT,
     host: config.HOST,

@@ -10,11 +10,12 @@ import type { ServiceModule } from '@kg/service-kit';
 import { createSearchRouter } from './router';
 import { nodeEventsSubscription } from './consumers/node-events';
 import { createPruneJob } from './jobs/prune';
-import { createIndexer } from './indexing/indexer';
+import { createIndexer, embedNode } from './indexing/indexer';
 import { createIndexWorker } from './indexing/worker';
 import { createRanker } from './ranking/search';
 import { graphKeywordSource, graphLinkSource, graphNodeSource } from './graph-calls';
 import { createContextRanker } from './ranking/context';
+import { createEmbeddingCache, withEmbeddingCache } from './embedding-cache';
 
 export { rankingEnv } from './config';
 
@@ -40,6 +41,8 @@ export interface SearchDeps {
   retentionMs?: number;
   /** Semantic weight of hybrid fusion (default SEMANTIC_WEIGHT, ranking/fusion.ts). */
   hybridSemanticWeight?: number;
+  /** Vectors kept by the embedding cache the indexer and the ranker share (default EMBEDDING_CACHE_SIZE). */
+  embeddingCacheSize?: number;
 }
 
 /**
@@ -48,18 +51,22 @@ export interface SearchDeps {
  */
 export async function createSearchModule(deps: SearchDeps): Promise<ServiceModule> {
   await deps.bus.subscribe(nodeEventsSubscription(deps.database.db));
+  // One cache in front of the model: a capture's node is embedded once, whether stage 5's
+  // similarity request (links.similar) or the indexer asks first.
+  const embedder = withEmbeddingCache(deps.embedder, createEmbeddingCache(deps.embeddingCacheSize));
+  const nodes = graphNodeSource(deps.graph);
   const indexer = createIndexer({
     db: deps.database.db,
     vectors: deps.vectors,
-    embedder: deps.embedder,
-    nodes: graphNodeSource(deps.graph),
+    embedder,
+    nodes,
     logger: deps.logger,
   });
   await indexer.ensureCollection();
   const indexing = createIndexWorker(indexer, deps.indexIntervalMs ?? 200, deps.logger);
   const ranker = createRanker({
     vectors: deps.vectors,
-    embedder: deps.embedder,
+    embedder,
     keyword: graphKeywordSource(deps.graph),
     ...(deps.hybridSemanticWeight !== undefined ? { semanticWeight: deps.hybridSemanticWeight } : {}),
   });
@@ -77,7 +84,10 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
   });
   return {
     name: 'search',
-    router: createSearchRouter(deps.database.db, ranker, context, deps.embedder.model),
+    router: createSearchRouter(deps.database.db, ranker, context, deps.embedder.model, async (tenantId, nodeId) => {
+      const [node] = await nodes(tenantId, [nodeId]);
+      return node ? embedNode(embedder, node) : null;
+    }),
     start: async () => {
       prune.start();
       indexing.start();

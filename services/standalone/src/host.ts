@@ -124,6 +124,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     pruneIntervalMs: config.PRUNE_INTERVAL_MS,
     retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
     hybridSemanticWeight: config.HYBRID_SEMANTIC_WEIGHT,
+    embeddingCacheSize: config.EMBEDDING_CACHE_SIZE,
   });
   // The ingest worker reaches captures (pipeline procedures) and graph (captures.upsertNode) in process.
   const ingest = await createIngestWorkerModule({

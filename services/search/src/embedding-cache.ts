@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { EmbedKind, Embedder } from '@kg/embeddings';
+
+/** Vectors kept by default (EMBEDDING_CACHE_SIZE): 2,000 × 384 floats ≈ 3 MB. */
+export const EMBEDDING_CACHE_SIZE = 2000;
+
+/**
+ * A bounded LRU of vectors keyed by the model id and the sha256 of the model's exact input
+ * (the text with whatever the kind changes, see Embedder.modelInput), with the embeddings in
+ * flight: a second request for the same key waits for the first instead of embedding again.
+ * No expiry: the same model and the same input make the same vector. Failures are not kept.
+ */
+export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
+  const vectors = new Map<string, Float32Array>();
+  const inFlight = new Map<string, Promise<Float32Array>>();
+  let hits = 0;
+  let misses = 0;
+
+  const keep = (key: string, vector: Float32Array) => {
+    vectors.delete(key);
+    vectors.set(key, vector);
+    while (vectors.size > max) vectors.delete(vectors.keys().next().value!);
+  };
+
+  /** The vectors of `texts` by `embedder`, in order; only the ones neither kept nor in flight are embedded (in one call). */
+  async function embed(embedder: Embedder, texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
+    const keys = texts.map((text) =>
+      createHash('sha256')
+        .update(embedder.model)
+        .update('\u0000')
+        .update(embedder.modelInput ? embedder.modelInput(text, kind) : `${kind}\u0000${text}`)
+        .digest('base64url'),
+    );
+    const answers: Promise<Float32Array>[] = [];
+    const missing = new Map<
+      string,
+      { text: string; resolve: (v: Float32Array) => void; reject: (e: unknown) => void }
+    >();
+    keys.forEach((key, i) => {
+      const kept = vectors.get(key);
+      if (kept) {
+        hits += 1;
+        keep(key, kept);
+        answers.push(Promise.resolve(kept));
+        return;
+      }
+      let pending = inFlight.get(key);
+      if (pending) hits += 1;
+      else {
+        misses += 1;
+        pending = new Promise<Float32Array>((resolve, reject) =>
+          missing.set(key, { text: texts[i]!, resolve, reject }),
+        );
+        inFlight.set(key, pending);
+      }
+      answers.push(pending);
+    });
+    if (missing.size > 0) {
+      const entries = [...missing];
+      try {
+        const made = await embedder.embed(
+          entries.map(([, m]) => m.text),
+          kind,
+        );
+        entries.forEach(([key, m], i) => {
+          inFlight.delete(key);
+          keep(key, made[i]!);
+          m.resolve(made[i]!);
+        });
+      } catch (err) {
+        for (const [key, m] of entries) {
+          inFlight.delete(key);
+          m.reject(err);
+        }
+      }
+    }
+    // Copies: a caller changing its vector must not change the kept one.
+    return (await Promise.all(answers)).map((v) => v.slice());
+  }
+
+  return {
+    embed,
+    /** Vectors kept now. */
+    get size() {
+      return vectors.size;
+    },
+    /** Texts answered from the cache or from an embedding in flight, and texts embedded. */
+    stats: () => ({ hits, misses }),
+  };
+}
+export type EmbeddingCache = ReturnType<typeof createEmbeddingCache>;
+
+/** `embedder` answering through `cache`: the one instance the indexer and the ranker both use. */
+export function withEmbeddingCache(embedder: Embedder, cache: EmbeddingCache): Embedder {
+  return {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    ...(embedder.modelInput ? { modelInput: embedder.modelInput.bind(embedder) } : {}),
+    embed: (texts, kind) => cache.embed(embedder, texts, kind),
+    close: () => embedder.close(),
+  };
+}
