@@ -31,6 +31,19 @@ export const SuggestLinksInput = z.object({
     .default([]),
   limit: z.number().int().min(1).max(50).default(10),
 });
+/**
+ * Nodes similar to a node (the ingest worker's proposals): scored by the node's own vector, made
+ * from the text the indexer embeds, so the search service embeds that text once for both.
+ */
+export const SimilarNodesInput = z.object({
+  node_id: text({ max: 64 }),
+  /** Ids left out besides the node itself. */
+  exclude_ids: z
+    .array(text({ max: 64 }))
+    .max(600)
+    .default([]),
+  limit: z.number().int().min(1).max(50).default(10),
+});
 /** `model`: the embedding model that scored the hits (the ingest worker records it on its proposals). */
 export const SuggestLinksOutput = z.object({ hits: z.array(ScoredId), model: z.string() });
 

@@ -21,7 +21,7 @@ export interface IngestWorkerDeps {
   captures: ServiceHandle<typeof capturesApi>;
   /** The graph service: captures.upsertNode, proposals.record. */
   graph: ServiceHandle<typeof graphApi>;
-  /** The search service: links.suggest (similar nodes for the proposals). */
+  /** The search service: links.similar (similar nodes for the proposals). */
   search: ServiceHandle<typeof searchApi>;
   config: PipelineConfig;
   /** Told the duration of every stage that ran (the benchmark). */

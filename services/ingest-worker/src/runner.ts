@@ -16,7 +16,7 @@ export interface RunPolicy {
 export interface RunnerDeps {
   captures: ServiceHandle<typeof capturesApi>;
   graph: ServiceHandle<typeof graphApi>;
-  /** Similar nodes for the proposals (links.suggest). */
+  /** Similar nodes for the proposals (links.similar). */
   search: ServiceHandle<typeof searchApi>;
   stages: Stages;
   policy: RunPolicy;

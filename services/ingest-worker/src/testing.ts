@@ -45,9 +45,9 @@ export function fakeServices(now: () => number = Date.now) {
     { id: string; capture_id: string; title: string; content: string; summary: string; tags: string[]; writes: number }
   >();
   const requeued: string[] = [];
-  /** What search answers as similar (links.suggest), and the proposals graph recorded per capture. */
+  /** What search answers as similar (links.similar), and the proposals graph recorded per capture. */
   const similar: Array<{ id: string; score: number }> = [];
-  const suggestCalls: Array<{ text: string; exclude_ids: string[] }> = [];
+  const similarCalls: Array<{ node_id: string; exclude_ids: string[] }> = [];
   const proposals = new Map<string, Array<{ id: string; score: number }>>();
 
   const held = (c: FakeCapture, runId: string) => {
@@ -188,9 +188,13 @@ export function fakeServices(now: () => number = Date.now) {
     as: () =>
       ({
         links: {
-          suggest: async (input: { text: string; exclude_ids: string[] }) => {
-            suggestCalls.push({ text: input.text, exclude_ids: input.exclude_ids });
-            return { hits: similar.filter((h) => !input.exclude_ids.includes(h.id)), model: 'test-embedder' };
+          similar: async (input: { node_id: string; exclude_ids?: string[] }) => {
+            const exclude = input.exclude_ids ?? [];
+            similarCalls.push({ node_id: input.node_id, exclude_ids: exclude });
+            return {
+              hits: similar.filter((h) => h.id !== input.node_id && !exclude.includes(h.id)),
+              model: 'test-embedder',
+            };
           },
         },
       }) as unknown as ServiceClient<typeof searchApi>,
@@ -205,7 +209,7 @@ export function fakeServices(now: () => number = Date.now) {
     graphHandle,
     searchHandle,
     similar,
-    suggestCalls,
+    similarCalls,
     proposals,
     /** Adds a pending capture with a queued run; returns the job the queued event would carry. */
     add(over: Partial<Capture> & { raw_text?: string | null; bytes?: Buffer; mime?: string }) {

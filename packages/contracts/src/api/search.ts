@@ -7,6 +7,7 @@ import {
   ContextResponse,
   SearchNodesInput,
   SearchNodesOutput,
+  SimilarNodesInput,
   SuggestLinksInput,
   SuggestLinksOutput,
 } from '../search';
@@ -30,9 +31,10 @@ export const searchApi = {
   nodes: {
     search: query('tenant', SearchNodesInput, SearchNodesOutput, ['gateway']),
   },
-  /** Nodes similar to a text (GET /links/suggestions). */
+  /** Nodes similar to a text (GET /links/suggestions), or to a node (the ingest worker's stage 5; no node: no hits). */
   links: {
-    suggest: query('tenant', SuggestLinksInput, SuggestLinksOutput, ['gateway', 'ingest-worker']),
+    suggest: query('tenant', SuggestLinksInput, SuggestLinksOutput, ['gateway']),
+    similar: query('tenant', SimilarNodesInput, SuggestLinksOutput, ['ingest-worker']),
   },
   /** Ranked context nodes for an AI session (POST /context). */
   context: {

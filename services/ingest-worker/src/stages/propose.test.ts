@@ -30,15 +30,13 @@ const depsOf = (fake: ReturnType<typeof fakeServices>): RunnerDeps => ({
 });
 
 describe('propose stage', () => {
-  it('asks search for nodes similar to the node’s text (leaving the node out) and records graph’s proposals', async () => {
+  it('asks search for nodes similar to the node (search leaves the node out) and records graph’s proposals', async () => {
     const fake = fakeServices();
     const job = fake.add({ title: 'Sourdough', raw_text: 'Feed the starter flour and water every day.' });
     const nodeId = `node_${job.capture_id.slice(4)}`;
     fake.similar.push({ id: nodeId, score: 0.99 }, { id: 'node_other', score: 0.71 });
     expect(await runCapture(depsOf(fake), job)).toBe('processed');
-    expect(fake.suggestCalls).toEqual([
-      { text: expect.stringMatching(/^Sourdough\n\n.*Feed the starter/s), exclude_ids: [nodeId] },
-    ]);
+    expect(fake.similarCalls).toEqual([{ node_id: nodeId, exclude_ids: [] }]);
     expect(fake.proposals.get(job.capture_id)).toEqual([{ id: 'node_other', score: 0.71 }]);
     const stage = fake.captures.get(job.capture_id)!.run.stages.find((s) => s.name === 'propose')!;
     expect(stage.model).toMatch(/test-embedder/);
@@ -58,7 +56,7 @@ describe('propose stage', () => {
       ...fake.searchHandle,
       as: () => ({
         links: {
-          suggest: async () => {
+          similar: async () => {
             calls++;
             throw new Error('process killed');
           },
@@ -84,7 +82,7 @@ describe('propose stage', () => {
         service: 'search',
         as: () => ({
           links: {
-            suggest: async () => {
+            similar: async () => {
               calls++;
               throw problem(status);
             },

@@ -11,7 +11,7 @@ const MAX_TEXT = 10_000;
 export const proposeModel = (embeddingModel: string) =>
   `propose@1 (links: search suggestions, ${embeddingModel} cosine; PARA item: keyword ts_rank_cd)`;
 
-/** The text a node is compared by: its title, summary and the start of its body. */
+/** The node's text as stage 5 sees it: its title, summary and the start of its body (recorded as the stage's input digest). */
 export const proposalText = (title: string, summary: string, markdown: string) =>
   [title, summary, markdown]
     .filter((t) => t.trim() !== '')
@@ -19,9 +19,10 @@ export const proposalText = (title: string, summary: string, markdown: string) =
     .slice(0, MAX_TEXT);
 
 /**
- * Stage 5: proposes links and a PARA item for the capture's node. The search service embeds the
- * node's text itself and answers the tenant's most similar nodes (so the node need not be indexed
- * yet; the node itself is left out); graph filters them, matches the node against the active
+ * Stage 5: proposes links and a PARA item for the capture's node. The search service reads the
+ * node from graph, embeds it as its indexer does (one embedding for both: its cache answers the
+ * second) and answers the tenant's most similar nodes (the node need not be indexed yet; the node
+ * itself is left out); graph filters them, matches the node against the active
  * PARA items and records the proposals, pending until a person accepts or dismisses them
  * (replacing the node's earlier pending ones).
  */
@@ -35,7 +36,7 @@ export async function propose(
   const text = proposalText(s.capture.title, s.summary!.summary, s.extracted!.markdown);
   const similar = await deps.search
     .as(who)
-    .links.suggest({ text, exclude_ids: [nodeId], limit: SIMILAR_ASKED })
+    .links.similar({ node_id: nodeId, limit: SIMILAR_ASKED })
     .catch((err: unknown) => {
       throw asStageError(err, 'search');
     });

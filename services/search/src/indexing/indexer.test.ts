@@ -13,8 +13,10 @@ import { createRanker } from '../ranking/search';
 import { createContextRanker } from '../ranking/context';
 import { createSearchRouter } from '../router';
 import { fakeGraph, testEmbedder } from '../testing';
+import { createEmbeddingCache, withEmbeddingCache } from '../embedding-cache';
 import { graphKeywordSource, graphNodeSource } from '../graph-calls';
-import { createIndexer, nodesCollection, PAYLOAD_VERSION, type IndexedNode } from './indexer';
+import { nodePassages } from './text';
+import { createIndexer, embedNode, nodesCollection, PAYLOAD_VERSION, type IndexedNode } from './indexer';
 
 const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za';
 const other = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zb';
@@ -60,35 +62,42 @@ const event = (tenantId: string, n: IndexedNode): NodeEvent => ({
   },
 });
 
-function setup(model = 'test-bow-256') {
+/** `cache`: the indexer and the ranker share an embedding cache, as in module.ts (`embedder` counts the model's texts). */
+function setup(model = 'test-bow-256', { cache = false } = {}) {
   const graphNodes = new Map<string, Map<string, IndexedNode>>([
     [tenant, new Map()],
     [other, new Map()],
   ]);
   const vectors = createMemoryVectorIndex();
   const embedder = testEmbedder(model);
+  const shared = cache ? withEmbeddingCache(embedder, createEmbeddingCache()) : embedder;
   const graph = fakeGraph(graphNodes, (t, q, f) =>
     [...graphNodes.get(t)!.values()]
       .filter((n) => n.title.toLowerCase().includes(q.toLowerCase()))
       .filter((n) => f.source_capture_id === undefined || n.source_capture_id === f.source_capture_id)
       .map((n, i) => ({ id: n.id, score: 10 - i })),
   );
-  const indexer = createIndexer({ db: database.db, vectors, embedder, nodes: graphNodeSource(graph), logger });
+  const indexer = createIndexer({ db: database.db, vectors, embedder: shared, nodes: graphNodeSource(graph), logger });
   const ranker = createRanker({
     vectors,
-    embedder,
+    embedder: shared,
     keyword: graphKeywordSource(graph),
   });
+  const router = createSearchRouter(
+    database.db,
+    ranker,
+    createContextRanker({ db: database.db, ranker, nodes: graphNodeSource(graph), links: async () => [] }),
+    embedder.model,
+    async (tenantId, nodeId) => {
+      const [node] = await graphNodeSource(graph)(tenantId, [nodeId]);
+      return node ? embedNode(shared, node) : null;
+    },
+  );
   const search = (t: string) =>
-    connectService('gateway', 'search', searchApi, {
-      kind: 'local',
-      router: createSearchRouter(
-        database.db,
-        ranker,
-        createContextRanker({ db: database.db, ranker, nodes: graphNodeSource(graph), links: async () => [] }),
-        embedder.model,
-      ),
-    }).as(identity(t));
+    connectService('gateway', 'search', searchApi, { kind: 'local', router }).as(identity(t));
+  /** As the ingest worker's stage 5 calls search. */
+  const worker = (t: string) =>
+    connectService('ingest-worker', 'search', searchApi, { kind: 'local', router }).as(identity(t));
   const write = async (t: string, n: IndexedNode) => {
     graphNodes.get(t)!.set(n.id, n);
     await applyNodeEvent(database.db, event(t, n));
@@ -96,7 +105,7 @@ function setup(model = 'test-bow-256') {
   const drain = async () => {
     while ((await indexer.runPass()) > 0);
   };
-  return { vectors, embedder, indexer, search, write, drain, graphNodes, graph };
+  return { vectors, embedder, shared, indexer, search, worker, write, drain, graphNodes, graph };
 }
 
 describe('indexer and semantic ranking', () => {
@@ -266,5 +275,69 @@ describe('indexer and semantic ranking', () => {
     expect(rows).toEqual([{ payload: PAYLOAD_VERSION }, { payload: PAYLOAD_VERSION }]);
     expect(await s.vectors.count(collection, { tenant_id: tenant, source_capture_id: capture })).toBe(1);
     expect(await s.indexer.runPass()).toBe(0);
+  });
+});
+
+describe('one embedding per capture (stage 5 and the indexer share the embedding cache)', () => {
+  const long = 'The river otter dives for crayfish under the alder roots. '.repeat(40);
+  const make = () => node(newId('node'), 'Otters at dusk', long, { summary: 'Otters feeding by the alders.' });
+
+  it('stage 5 first: links.similar embeds the node; the indexer then embeds nothing', async () => {
+    const s = setup('test-bow-256', { cache: true });
+    await s.indexer.ensureCollection();
+    const near = node(newId('node'), 'Otter notes', 'river otter crayfish alder roots');
+    await s.write(tenant, near);
+    await s.drain();
+    const before = s.embedder.calls;
+    const n = make();
+    await s.write(tenant, n);
+    const passages = nodePassages(n).length;
+    expect(passages).toBeGreaterThan(1);
+    const similar = await s.worker(tenant).links.similar({ node_id: n.id, limit: 10 });
+    expect(similar.hits.map((h) => h.id)).toEqual([near.id]);
+    expect(s.embedder.calls - before).toBe(passages);
+    await s.drain();
+    expect(s.embedder.calls - before).toBe(passages);
+    // The indexed vector is the one links.similar scored by: it finds the node at cosine 1.
+    const [self] = await s.vectors.search(s.indexer.collection, {
+      vector: await embedNode(s.shared, n),
+      limit: 1,
+      filter: { tenant_id: tenant },
+    });
+    expect(self).toMatchObject({ id: n.id });
+    expect(self!.score).toBeCloseTo(1, 5);
+    expect(s.embedder.calls - before).toBe(passages);
+  });
+
+  it('indexer first: the indexer embeds the node; links.similar then embeds nothing and leaves the node out', async () => {
+    const s = setup('test-bow-256', { cache: true });
+    await s.indexer.ensureCollection();
+    const n = make();
+    await s.write(tenant, n);
+    await s.drain();
+    const passages = nodePassages(n).length;
+    expect(s.embedder.calls).toBe(passages);
+    const similar = await s.worker(tenant).links.similar({ node_id: n.id, limit: 10 });
+    expect(similar.hits).toEqual([]);
+    expect(s.embedder.calls).toBe(passages);
+  });
+
+  it('without the cache the same capture is embedded twice (what the cache saves)', async () => {
+    const s = setup();
+    await s.indexer.ensureCollection();
+    const n = make();
+    await s.write(tenant, n);
+    await s.worker(tenant).links.similar({ node_id: n.id, limit: 10 });
+    await s.drain();
+    expect(s.embedder.calls).toBe(2 * nodePassages(n).length);
+  });
+
+  it('a node graph does not know has no similar nodes', async () => {
+    const s = setup('test-bow-256', { cache: true });
+    await s.indexer.ensureCollection();
+    expect(await s.worker(tenant).links.similar({ node_id: newId('node'), limit: 5 })).toEqual({
+      hits: [],
+      model: 'test-bow-256',
+    });
   });
 });

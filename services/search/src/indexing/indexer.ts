@@ -40,6 +40,15 @@ export interface IndexerDeps {
 }
 
 /**
+ * A node's vector as the index holds it: its passages (nodePassages; its id when it has no
+ * text) embedded as passages and pooled. links.similar scores by this same vector.
+ */
+export async function embedNode(embedder: Embedder, node: IndexedNode): Promise<number[]> {
+  const passages = nodePassages(node);
+  return poolVectors(await embedder.embed(passages.length > 0 ? passages : [node.id], 'passage'));
+}
+
+/**
  * The layout of the payload below. Raise it when the payload gains a key: every point stored
  * with an older layout then gets its payload rewritten by the indexer (setPayload, no
  * re-embedding). 2: `source_capture_id` added.
@@ -85,10 +94,9 @@ export function createIndexer(deps: IndexerDeps) {
    * the version, with the node's id (never its text). Returns false when the pass should stop.
    */
   async function embedOne(doc: PendingDocument, node: IndexedNode): Promise<boolean> {
-    const passages = nodePassages(node);
-    let vectors: Float32Array[];
+    let vector: number[];
     try {
-      vectors = await deps.embedder.embed(passages.length > 0 ? passages : [node.id], 'passage');
+      vector = await embedNode(deps.embedder, node);
     } catch (err) {
       const plan = planAfterFailure(doc.failures, err, now());
       await recordEmbedFailure(deps.db, doc, deps.embedder.model, plan.failures, plan.retryAt);
@@ -107,7 +115,7 @@ export function createIndexer(deps: IndexerDeps) {
       return !plan.stopPass;
     }
     await deps.vectors.upsert(collection, [
-      { id: doc.nodeId, vector: poolVectors(vectors), payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
+      { id: doc.nodeId, vector, payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
     ]);
     await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model, PAYLOAD_VERSION);
     return true;

@@ -42,6 +42,24 @@ export const suggestLinks =
     return { hits: hits.filter((h) => !exclude.has(h.id)).slice(0, input.limit), model: ranker.model };
   };
 
+/** A node's vector (indexing/indexer.ts embedNode), or null when graph does not know the node. */
+export type NodeVector = (tenantId: string, nodeId: string) => Promise<number[] | null>;
+
+/**
+ * Nodes most similar to a node, by the vector the indexer makes of it (same text, same kind:
+ * the embedding cache answers whichever of this and the indexer comes second), leaving out
+ * the node and `exclude_ids`. A node graph does not know (deleted meanwhile) has no hits.
+ */
+export const similarNodes =
+  (ranker: Ranker, nodeVector: NodeVector): H['links']['similar'] =>
+  async ({ input, ctx }) => {
+    const vector = await nodeVector(ctx.identity.tenantId, input.node_id);
+    if (!vector) return { hits: [], model: ranker.model };
+    const exclude = new Set([input.node_id, ...input.exclude_ids]);
+    const hits = await ranker.similar(ctx.identity.tenantId, vector, {}, input.limit + exclude.size);
+    return { hits: hits.filter((h) => !exclude.has(h.id)).slice(0, input.limit), model: ranker.model };
+  };
+
 export const indexingStatus =
   (db: Db, model: string): H['indexing']['status'] =>
   async ({ ctx }) => ({ model, ...(await indexingProgress(db, model, ctx.identity.tenantId)) });
