@@ -5,7 +5,8 @@ import { summarize } from '../graph/stats';
  * The raw throughput of the embedding model the pipeline depends on (packages/embeddings'
  * local provider, the default), measured in this process on texts like the benchmark's notes,
  * one at a time as the search service embeds them: the limit the pipeline cannot beat, since
- * every capture is embedded twice (stage 5's similarity query and the search index).
+ * every capture is embedded once (stage 5's similarity request and the search index share search's
+ * embedding cache).
  */
 export async function modelThroughput(n: number, text: (i: number) => string) {
   const embedder = await createLocalEmbedder();

@@ -7,8 +7,8 @@
  * (claim to processed), and each stage's p50/p95 from the captures' provenance. Beside it,
  * the same stages run in this process with no services around them, and the raw throughput of the
  * embedding model (the local provider, one note at a time), measured in this process before the
- * captures are created: every capture is embedded twice (stage 5's similarity query, the search
- * index), so model texts/s ÷ 2 is the pipeline's bound.
+ * captures are created: every capture's text is embedded once (stage 5's similarity request and
+ * the search index share search's embedding cache), so model texts/s is the pipeline's bound.
  * `--mode=embedded` starts `npm start` itself; `--mode=distributed` drives a running
  * `npm run start:distributed` (`--base-url`, default http://127.0.0.1:8080, and its mail
  * `--outbox`, default ./data-distributed/outbox).
@@ -158,7 +158,7 @@ async function main() {
       stages_ms: stages,
       in_process_limit: limit,
       embedding_model: model,
-      /** Captures/s as a share of the model's texts/s; each capture needs two embeddings, so 0.5 is the bound. */
+      /** Captures/s as a share of the model's texts/s; each capture needs one embedding, so 1 is the bound. */
       ratio_to_model: Number((processed / seconds / model.texts_per_second).toFixed(3)),
     };
     console.log(`${processed}/${N} processed in ${seconds.toFixed(1)} s: ${result.captures_per_second} captures/s`);
@@ -170,7 +170,7 @@ async function main() {
       console.log(`  ${name.padEnd(10)} p50 ${fmt(st.p50)} ms  p95 ${fmt(st.p95)} ms  (n=${st.n}, ${st.model})`);
     console.log(
       `embedding model: ${model.texts_per_second} texts/s → ${result.captures_per_second} captures/s is ` +
-        `${result.ratio_to_model} of it (bound 0.5: two embeddings a capture)`,
+        `${result.ratio_to_model} of it (bound 1: one embedding a capture)`,
     );
     console.log(
       `in-process limit (extract + summarise, no services): ${limit.captures_per_second} captures/s ` +
