@@ -2,6 +2,7 @@ import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { changesSince, currentVersion, linkChunk, nodeChunk, type LinkRow } from '../store/snapshot';
 import { SeedMemo } from './seed-memo';
+import type { SeedCore } from './seed-view';
 import { TenantGraph } from './tenant-graph';
 
 export interface GraphCacheOptions {
@@ -40,7 +41,7 @@ export class GraphCache {
   private readonly singleWriter: boolean;
   private readonly chunkRows: number;
   /** Seed walks over the memory graphs, by tenant, version and query (views.ts). */
-  readonly seeds: SeedMemo<unknown>;
+  readonly seeds: SeedMemo<SeedCore>;
 
   constructor(
     private readonly db: Db,

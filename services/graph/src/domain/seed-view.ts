@@ -78,7 +78,7 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
   if (graph) {
     const { version } = graph;
     const query = `${q.seed ?? ''}|${q.depth}|${q.max_nodes}`;
-    let core = ctx.graphs.seeds.get(identity.tenantId, version, query) as SeedCore | undefined;
+    let core = ctx.graphs.seeds.get(identity.tenantId, version, query);
     if (!core) {
       core = await seedCore(q, memorySource(graph));
       ctx.graphs.seeds.set(identity.tenantId, version, query, core, weightOf(core));
@@ -97,7 +97,7 @@ export const seedViewFromDatabase = (ctx: ViewContext, identity: Identity, q: Se
  * `ids`): about a quarter of the answer's objects, so the walks kept per version stay small
  * and the answer's objects are made per request (cheap next to the walk). Read-only.
  */
-interface SeedCore {
+export interface SeedCore {
   seedId: string | null;
   ids: string[];
   depths: Uint8Array;
