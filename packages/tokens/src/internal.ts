@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { SignJWT, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from 'jose';
 import { Identity } from '@kg/contracts';
 
@@ -38,19 +39,6 @@ export class InternalTokenError extends Error {
 
 const identityKey = (i: Identity) => `${i.tenantId} ${i.subject} ${i.credential.kind} ${i.credential.id}`;
 
-/** A Map that forgets its oldest entry beyond `max` entries. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly max: number) {
-    super();
-  }
-  override set(key: K, value: V): this {
-    this.delete(key);
-    super.set(key, value);
-    if (this.size > this.max) this.delete(this.keys().next().value as K);
-    return this;
-  }
-}
-
 /**
  * The signer of one service: short-lived (60 s), audience-bound EdDSA tokens with a random
  * `jti`, issued as `kg-internal:<service>` under the service's own private Ed25519 key.
@@ -80,7 +68,9 @@ export async function createInternalTokenSigner(
   // lifetime (so a callee always gets one with at least half its life left): one signature per
   // person and peer every 30 s, not one per call.
   const reuseMs = (ttlSeconds * 1000) / 2;
-  const minted = new BoundedMap<string, { token: Promise<string>; from: number; until: number }>(MAX_CACHED_TOKENS);
+  const minted = new LRUCache<string, { token: Promise<string>; from: number; until: number }>({
+    max: MAX_CACHED_TOKENS,
+  });
   return {
     service,
     sign(audience, identity) {
@@ -90,7 +80,9 @@ export async function createInternalTokenSigner(
       if (hit && hit.from <= now && now < hit.until) return hit.token;
       const token = mint(audience, identity);
       minted.set(cacheKey, { token, from: now, until: now + reuseMs });
-      token.catch(() => minted.delete(cacheKey));
+      token.catch(() => {
+        if (minted.peek(cacheKey)?.token === token) minted.delete(cacheKey);
+      });
       return token;
     },
   };
@@ -127,20 +119,20 @@ export async function createInternalTokenVerifier(
   };
   // Claims of tokens that verified, until the moment they would stop verifying: a caller
   // reuses its token for 30 s, so the signature is checked once, not on every call.
-  const verified = new BoundedMap<string, { claims: InternalClaims; until: number }>(MAX_CACHED_TOKENS);
+  const verified = new LRUCache<string, { claims: InternalClaims; until: number }>({ max: MAX_CACHED_TOKENS });
   return {
     async verify(token, audience) {
       const cacheKey = `${audience}\n${token}`;
       const hit = verified.get(cacheKey);
       if (hit && hit.until > Date.now()) return hit.claims;
-      const claims = await verifyOnce(token, audience);
-      const { exp = 0, iat = 0 } = decodeJwt(token);
-      verified.set(cacheKey, { claims, until: (Math.min(exp, iat + ttl) + tolerance) * 1000 });
-      return claims;
+      const checked = await verifyOnce(token, audience);
+      verified.set(cacheKey, checked);
+      return checked.claims;
     },
   };
 
-  async function verifyOnce(token: string, audience: string): Promise<InternalClaims> {
+  /** The token's claims, and the moment they stop verifying (its expiry or maximum age, plus the tolerance). */
+  async function verifyOnce(token: string, audience: string): Promise<{ claims: InternalClaims; until: number }> {
     let issuer: string;
     try {
       issuer = decodeJwt(token).iss ?? '';
@@ -156,7 +148,9 @@ export async function createInternalTokenVerifier(
       try {
         const { payload } = await jwtVerify(token, key, { ...checks, issuer, audience });
         const identity = payload['idn'] == null ? null : Identity.parse(payload['idn']);
-        return { caller, identity };
+        // jwtVerify required both claims; the token verifies until its expiry or its maximum age.
+        const until = (Math.min(payload.exp!, payload.iat! + ttl) + tolerance) * 1000;
+        return { claims: { caller, identity }, until };
       } catch (err) {
         failure = (err as { code?: string }).code ?? failure;
         // Only a signature that fails may verify under the service's next key (rotation).

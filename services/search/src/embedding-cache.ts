@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { EmbedKind, Embedder } from '@kg/embeddings';
 
 /** Vectors kept by default (EMBEDDING_CACHE_SIZE): 2,000 × 384 floats ≈ 3 MB. */
@@ -11,16 +12,10 @@ export const EMBEDDING_CACHE_SIZE = 2000;
  * No expiry: the same model and the same input make the same vector. Failures are not kept.
  */
 export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
-  const vectors = new Map<string, Float32Array>();
+  const vectors = new LRUCache<string, Float32Array>({ max });
   const inFlight = new Map<string, Promise<Float32Array>>();
   let hits = 0;
   let misses = 0;
-
-  const keep = (key: string, vector: Float32Array) => {
-    vectors.delete(key);
-    vectors.set(key, vector);
-    while (vectors.size > max) vectors.delete(vectors.keys().next().value!);
-  };
 
   /** The vectors of `texts` by `embedder`, in order; only the ones neither kept nor in flight are embedded (in one call). */
   async function embed(embedder: Embedder, texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
@@ -40,7 +35,6 @@ export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
       const kept = vectors.get(key);
       if (kept) {
         hits += 1;
-        keep(key, kept);
         answers.push(Promise.resolve(kept));
         return;
       }
@@ -64,7 +58,7 @@ export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
         );
         entries.forEach(([key, m], i) => {
           inFlight.delete(key);
-          keep(key, made[i]!);
+          vectors.set(key, made[i]!);
           m.resolve(made[i]!);
         });
       } catch (err) {

@@ -1,45 +1,29 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Seed walks over the memory graph, kept by (tenant, graph version, query). A tenant's
  * version moves with every committed write, so an entry is never stale: a newer version
  * simply never asks for it again, and it ages out. Bounded by weight (nodes + edges held,
- * about 30 bytes each in a compact walk, seed-view.ts), least recently used first out.
+ * about 30 bytes each in a compact walk, seed-view.ts), least recently used first out; an
+ * entry heavier than the whole budget is not kept.
  */
-export class SeedMemo<V> {
-  private readonly entries = new Map<string, { value: V; weight: number }>();
-  private held = 0;
+export class SeedMemo<V extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<string, V> | null;
 
-  constructor(private readonly maxWeight: number) {}
+  constructor(maxWeight: number) {
+    this.entries = maxWeight > 0 ? new LRUCache<string, V>({ maxSize: maxWeight }) : null;
+  }
 
   get(tenantId: string, version: number, query: string): V | undefined {
-    const key = `${tenantId}|${version}|${query}`;
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    return this.entries?.get(`${tenantId}|${version}|${query}`);
   }
 
   set(tenantId: string, version: number, query: string, value: V, weight: number): void {
-    if (weight > this.maxWeight) return;
-    const key = `${tenantId}|${version}|${query}`;
-    this.drop(key);
-    this.entries.set(key, { value, weight });
-    this.held += weight;
-    for (const oldest of this.entries.keys()) {
-      if (this.held <= this.maxWeight) break;
-      this.drop(oldest);
-    }
+    this.entries?.set(`${tenantId}|${version}|${query}`, value, { size: Math.max(1, weight) });
   }
 
   /** Nodes and edges held (for tests and metrics). */
   get weight(): number {
-    return this.held;
-  }
-
-  private drop(key: string) {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.held -= entry.weight;
+    return this.entries?.calculatedSize ?? 0;
   }
 }
