@@ -141,14 +141,16 @@ async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCore> {
   const ids = [...bfs.depths.keys()];
   const position = new Map(ids.map((id, i) => [id, i]));
   const inside = new Int32Array(ids.length);
-  const kept: number[] = [];
+  const sources: number[] = [];
+  const targets: number[] = [];
   const types: string[] = [];
   const weights: number[] = [];
   for (const e of await source.edgesAmong(ids)) {
     const from = position.get(e.source)!;
     inside[from]!++;
     if (e.source < e.target) {
-      kept.push(from, position.get(e.target)!);
+      sources.push(from);
+      targets.push(position.get(e.target)!);
       types.push(e.type);
       weights.push(e.weight);
     }
@@ -160,12 +162,6 @@ async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCore> {
     (id) => connectionCounts[position.get(id)!] ?? 0,
     (id) => inside[position.get(id)!] ?? 0,
   );
-  const edgeSource = new Int32Array(types.length);
-  const edgeTarget = new Int32Array(types.length);
-  for (let k = 0; k < types.length; k++) {
-    edgeSource[k] = kept[2 * k]!;
-    edgeTarget[k] = kept[2 * k + 1]!;
-  }
   return {
     seedId,
     ids,
@@ -173,8 +169,8 @@ async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCore> {
     titles: ids.map((id) => details.get(id)!.title),
     paraItemIds: ids.map((id) => details.get(id)!.paraItemIds),
     connectionCounts,
-    edgeSource,
-    edgeTarget,
+    edgeSource: Int32Array.from(sources),
+    edgeTarget: Int32Array.from(targets),
     edgeWeight: Float64Array.from(weights),
     edgeType: types,
     frontierIds,
