@@ -2,7 +2,7 @@ import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { changesSince, currentVersion, linkChunk, nodeChunk, type LinkRow } from '../store/snapshot';
 import { SeedMemo } from './seed-memo';
-import type { SeedCore } from './seed-view';
+import type { SeedCore } from './seed-core';
 import { TenantGraph } from './tenant-graph';
 
 export interface GraphCacheOptions {

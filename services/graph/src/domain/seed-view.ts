@@ -1,14 +1,19 @@
 import { isId, notFound, type Identity, type SeedQuery } from '@kg/contracts';
 import { viewNodes } from '../store/views';
 import { boundedBfsFromDb, edgesAmongFromDb, hubFromDb } from '../store/seed';
-import { boundedBfs, frontierOf, type BfsResult } from './bfs';
+import { frontierOf, type BfsResult } from './bfs';
+import { EMPTY_CORE, weightOf, type SeedCore } from './seed-core';
+import { walkSeed } from './seed-walk';
 import type { TenantGraph } from './tenant-graph';
 import type { GraphContext } from './context';
 import { placements } from './para-placement';
 import type { ViewContext } from './views';
 
-/** What the seed view reads: the tenant's in-memory graph, or the database while that loads. */
-interface SeedSource {
+/**
+ * What the generic seed walk reads: the database while the tenant's memory graph loads (the
+ * memory graph has its own walk over slots, seed-walk.ts, held to this one by tests).
+ */
+export interface SeedSource {
   hub(): Promise<string | null>;
   visible(id: string): Promise<boolean>;
   bfs(seed: string, depth: number, maxNodes: number): Promise<BfsResult>;
@@ -16,31 +21,6 @@ interface SeedSource {
   details(ids: string[]): Promise<Map<string, { title: string; paraItemIds: string[]; connectionCount: number }>>;
   /** Links among the result nodes, each from both ends, in result order then strongest first. */
   edgesAmong(ids: string[]): Promise<Array<{ source: string; target: string; type: string; weight: number }>>;
-}
-
-function memorySource(graph: TenantGraph): SeedSource {
-  return {
-    hub: async () => graph.hub(),
-    visible: async (id) => graph.visible(id) !== undefined,
-    bfs: (seed, depth, maxNodes) => boundedBfs(seed, depth, maxNodes, graph.load),
-    details: async (ids) =>
-      new Map(
-        ids.map((id) => {
-          const n = graph.nodes.get(id)!;
-          return [id, { title: n.title, paraItemIds: n.para, connectionCount: n.adj.length }];
-        }),
-      ),
-    edgesAmong: async (ids) => {
-      // A 500-node view scans ~13k adjacency entries: one plain pass, no intermediate arrays.
-      const inside = new Set(ids);
-      const out: Array<{ source: string; target: string; type: string; weight: number }> = [];
-      for (const id of ids) {
-        for (const e of graph.nodes.get(id)!.adj)
-          if (inside.has(e.target)) out.push({ source: id, target: e.target, type: e.type, weight: e.weight });
-      }
-      return out;
-    },
-  };
 }
 
 function databaseSource(ctx: GraphContext, tenantId: string): SeedSource {
@@ -80,7 +60,7 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
     const query = `${q.seed ?? ''}|${q.depth}|${q.max_nodes}`;
     let core = ctx.graphs.seeds.get(identity.tenantId, version, query);
     if (!core) {
-      core = await seedCore(q, memorySource(graph));
+      core = memoryCore(graph, q);
       ctx.graphs.seeds.set(identity.tenantId, version, query, core, weightOf(core));
     }
     return seedAnswer(ctx, identity, q, core);
@@ -92,51 +72,22 @@ export async function seedView(ctx: ViewContext, identity: Identity, q: SeedQuer
 export const seedViewFromDatabase = (ctx: ViewContext, identity: Identity, q: SeedQuery) =>
   seedFrom(ctx, identity, q, databaseSource(ctx, identity.tenantId));
 
-/**
- * What a seed view holds before PARA placements, compactly (typed arrays, positions in
- * `ids`): about a quarter of the answer's objects, so the walks kept per version stay small
- * and the answer's objects are made per request (cheap next to the walk). Read-only.
- */
-export interface SeedCore {
-  seedId: string | null;
-  ids: string[];
-  depths: Uint8Array;
-  titles: string[];
-  paraItemIds: string[][];
-  connectionCounts: Int32Array;
-  /** Each link once (the end with the lower id first), in result order then strongest first. */
-  edgeSource: Int32Array;
-  edgeTarget: Int32Array;
-  edgeWeight: Float64Array;
-  edgeType: string[];
-  frontierIds: string[];
-}
-
-const EMPTY: SeedCore = {
-  seedId: null,
-  ids: [],
-  depths: new Uint8Array(0),
-  titles: [],
-  paraItemIds: [],
-  connectionCounts: new Int32Array(0),
-  edgeSource: new Int32Array(0),
-  edgeTarget: new Int32Array(0),
-  edgeWeight: new Float64Array(0),
-  edgeType: [],
-  frontierIds: [],
-};
-
-/** Nodes plus edges a core holds: its weight in the walks kept per version. */
-const weightOf = (core: SeedCore) => core.ids.length + core.edgeType.length;
-
 async function seedFrom(ctx: ViewContext, identity: Identity, q: SeedQuery, source: SeedSource) {
   return seedAnswer(ctx, identity, q, await seedCore(q, source));
 }
 
-async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCore> {
+/** The walk over the memory graph's slots. */
+function memoryCore(graph: TenantGraph, q: SeedQuery): SeedCore {
+  if (q.seed !== undefined && (!isId('node', q.seed) || !graph.visible(q.seed))) throw notFound('Node');
+  const seedId = q.seed ?? graph.hub();
+  return seedId ? walkSeed(graph, seedId, q.depth, q.max_nodes) : EMPTY_CORE;
+}
+
+/** The walk over ids, through a source (the database; tests also run it over the memory graph). */
+export async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCore> {
   if (q.seed !== undefined && (!isId('node', q.seed) || !(await source.visible(q.seed)))) throw notFound('Node');
   const seedId = q.seed ?? (await source.hub());
-  if (!seedId) return EMPTY;
+  if (!seedId) return EMPTY_CORE;
   const bfs = await source.bfs(seedId, q.depth, q.max_nodes);
   const ids = [...bfs.depths.keys()];
   const position = new Map(ids.map((id, i) => [id, i]));

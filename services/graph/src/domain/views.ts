@@ -43,12 +43,13 @@ const memoryNeighbours = (graph: TenantGraph): NeighbourSource => ({
   page: async (id, direction, after, limit) => {
     const rows: EdgeRow[] = [];
     for (const e of graph.nodes.get(id)?.adj ?? []) {
-      if (after && (e.weight > after.weight || (e.weight === after.weight && e.target <= after.id))) continue;
-      if (!graph.visible(e.target)) continue;
+      const target = graph.idAt[e.slot]!;
+      if (after && (e.weight > after.weight || (e.weight === after.weight && target <= after.id))) continue;
+      if (!graph.visibleAt[e.slot]) continue;
       rows.push(
         direction === 'out'
-          ? { source: id, target: e.target, type: e.type, weight: e.weight }
-          : { source: e.target, target: id, type: e.type, weight: e.weight },
+          ? { source: id, target, type: e.type, weight: e.weight }
+          : { source: target, target: id, type: e.type, weight: e.weight },
       );
       if (rows.length > limit) break;
     }
