@@ -129,21 +129,22 @@ export async function seedCore(q: SeedQuery, source: SeedSource): Promise<SeedCo
 }
 
 async function seedAnswer(ctx: ViewContext, identity: Identity, q: SeedQuery, core: SeedCore) {
-  const place = await placements(
-    ctx,
-    identity,
-    core.ids.map((id, i) => ({ id, paraItemIds: core.paraItemIds[i]! })),
-  );
-  const nodes = core.ids.map((id, i) => ({
-    id,
-    title: core.titles[i]!,
-    ...place.get(id)!,
-    connection_count: core.connectionCounts[i]!,
-    depth: core.depths[i]!,
-  }));
+  const place = await placements(ctx, identity, core.paraItemIds);
+  const { ids } = core;
+  const nodes = ids.map((id, i) => {
+    const { para_category, para_item_id } = place(core.paraItemIds[i]!);
+    return {
+      id,
+      title: core.titles[i]!,
+      para_category,
+      para_item_id,
+      connection_count: core.connectionCounts[i]!,
+      depth: core.depths[i]!,
+    };
+  });
   const edges = core.edgeType.map((type, k) => ({
-    source: core.ids[core.edgeSource[k]!]!,
-    target: core.ids[core.edgeTarget[k]!]!,
+    source: ids[core.edgeSource[k]!]!,
+    target: ids[core.edgeTarget[k]!]!,
     link_type: type,
     weight: core.edgeWeight[k]!,
   }));

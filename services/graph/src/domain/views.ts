@@ -117,18 +117,28 @@ async function neighboursFrom(
     Object.keys(next).length ? ctx.cursors.issue(binding, next) : Promise.resolve(null),
   ]);
   const byId = new Map(details.map((d) => [d.id, d]));
-  const place = await placements(ctx, identity, details);
+  const place = await placements(
+    ctx,
+    identity,
+    details.map((d) => d.paraItemIds),
+  );
   return {
     node_id: id,
-    nodes: neighbourIds
-      .filter((n) => byId.has(n))
-      .map((n) => ({
-        id: n,
-        title: byId.get(n)!.title,
-        ...place.get(n)!,
-        connection_count: byId.get(n)!.connectionCount,
-        newly_added: true as const,
-      })),
+    nodes: neighbourIds.flatMap((n) => {
+      const d = byId.get(n);
+      if (!d) return [];
+      const { para_category, para_item_id } = place(d.paraItemIds);
+      return [
+        {
+          id: n,
+          title: d.title,
+          para_category,
+          para_item_id,
+          connection_count: d.connectionCount,
+          newly_added: true as const,
+        },
+      ];
+    }),
     edges: edges.map(toEdge),
     next_cursor: nextCursor,
   };
