@@ -88,7 +88,15 @@ stop_server() {
 cleanup() {
   local rc=$?
   stop_server
-  if [[ $rc -ne 0 && -s "$LOG" ]]; then echo "fuzz-api: last server log lines ($LOG):" >&2; tail -n 15 "$LOG" >&2; fi
+  if [[ $rc -ne 0 && -s "$LOG" ]]; then
+    echo "fuzz-api: last server log lines, cut at 300 characters ($LOG):" >&2
+    tail -n 15 "$LOG" | cut -c 1-300 >&2
+  fi
+  # The triage's verdict last, where a CI log's tail shows it.
+  if [[ $rc -ne 0 && -s "$RESULTS/summary.txt" ]]; then
+    echo "fuzz-api: the triage (summary.txt):" >&2
+    cat "$RESULTS/summary.txt" >&2
+  fi
   rm -rf "$DATA_DIR"
   echo "fuzz-api: done in $((SECONDS - started))s, exit $rc"
 }
