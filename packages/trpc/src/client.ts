@@ -11,6 +11,7 @@ import { isProcedure, type ContractTree, type Identity, type ProcedureContract, 
 import type { InternalTokenSigner } from '@kg/tokens';
 import { logUnexpectedError, type ErrorLogger } from './problem';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
+import { queryJson, type JsonAnswer } from './json-answer';
 
 /** A typed client for a service contract: one async function per procedure. */
 export type ServiceClient<T extends ContractTree> = {
@@ -21,10 +22,30 @@ export type ServiceClient<T extends ContractTree> = {
       : never;
 };
 
+/** The queries of a contract, answered as the JSON text their service wrote (json-answer.ts). */
+export type JsonClient<T extends ContractTree> = {
+  [K in keyof T]: T[K] extends ProcedureContract<infer I, infer _O>
+    ? (input: z.input<I>) => Promise<JsonAnswer>
+    : T[K] extends ContractTree
+      ? JsonClient<T[K]>
+      : never;
+};
+
 /** Reaches one service, acting for an identity (or for no one, for service-level calls). */
 export interface ServiceHandle<T extends ContractTree> {
   readonly service: string;
   as(identity: Identity | null): ServiceClient<T>;
+}
+
+/** A handle whose queries can also answer as JSON text (the handles `connectService` makes). */
+export interface ForwardingHandle<T extends ContractTree> extends ServiceHandle<T> {
+  /**
+   * The same queries, answered as JSON text, serialised once where the answer is made and
+   * checked there against the contract's output schema: for an edge that forwards the answer
+   * as it is (the gateway's large graph views). In-process the answer is written once here;
+   * over HTTP the peer's text is passed on, not parsed.
+   */
+  asJson(identity: Identity | null): JsonClient<T>;
 }
 
 /**
@@ -49,26 +70,36 @@ type Untyped = TRPCUntypedClient<AnyRouter>;
  * checked it), or must be checked here (over HTTP: a peer's answer is parsed at this boundary).
  */
 function proxy<T extends ContractTree>(contract: T, call: Call, checked: boolean, prefix = ''): ServiceClient<T> {
+  return tree(contract, prefix, (name, node) =>
+    checked
+      ? (input: unknown) => call(name, node.kind, input)
+      : async (input: unknown) => node.output.parse(await call(name, node.kind, input)),
+  ) as ServiceClient<T>;
+}
+
+/** A contract's procedures as a tree of functions made on first use by `make`. */
+function tree(
+  contract: ContractTree,
+  prefix: string,
+  make: (name: string, node: ProcedureContract<z.ZodType, z.ZodType>) => unknown,
+): unknown {
   const made = new Map<string, unknown>();
-  return new Proxy({} as ServiceClient<T>, {
-    get(_, key) {
-      if (typeof key !== 'string' || !Object.hasOwn(contract, key)) return undefined;
-      let out = made.get(key);
-      if (out === undefined) {
-        const node = contract[key]!;
-        const name = prefix ? `${prefix}.${key}` : key;
-        if (isProcedure(node)) {
-          out = checked
-            ? (input: unknown) => call(name, node.kind, input)
-            : async (input: unknown) => node.output.parse(await call(name, node.kind, input));
-        } else {
-          out = proxy(node, call, checked, name);
+  return new Proxy(
+    {},
+    {
+      get(_, key) {
+        if (typeof key !== 'string' || !Object.hasOwn(contract, key)) return undefined;
+        let out = made.get(key);
+        if (out === undefined) {
+          const node = contract[key]!;
+          const name = prefix ? `${prefix}.${key}` : key;
+          out = isProcedure(node) ? make(name, node) : tree(node, name, make);
+          made.set(key, out);
         }
-        made.set(key, out);
-      }
-      return out;
+        return out;
+      },
     },
-  });
+  );
 }
 
 type Call = (name: string, kind: 'query' | 'mutation', input: unknown) => Promise<unknown>;
@@ -155,7 +186,7 @@ export function connectService<T extends ContractTree>(
   service: string,
   contract: T,
   transport: ServiceTransport,
-): ServiceHandle<T> {
+): ForwardingHandle<T> {
   if (transport.kind === 'http' && transport.signer.service !== caller)
     throw new Error(`${caller} cannot call ${service} with the signing key of ${transport.signer.service}`);
   return {
@@ -168,6 +199,20 @@ export function connectService<T extends ContractTree>(
         return kind === 'query' ? untyped.query(name, input) : untyped.mutation(name, input);
       };
       return proxy(contract, call, false);
+    },
+    asJson: (identity) => {
+      const local = transport.kind === 'local' ? localCall(caller, transport, identity) : null;
+      const http =
+        transport.kind === 'http'
+          ? { url: transport.url, service, signer: transport.signer, timeoutMs: transport.timeoutMs ?? 10_000 }
+          : null;
+      return tree(contract, '', (name, node) => {
+        if (node.kind !== 'query')
+          throw new Error(`${service}.${name} is a mutation: only queries answer as JSON text`);
+        return local
+          ? async (input: unknown) => JSON.stringify(await local(name, 'query', input)) as JsonAnswer
+          : (input: unknown) => queryJson(http!, identity, name, input);
+      }) as JsonClient<T>;
     },
   };
 }

@@ -121,3 +121,16 @@ describe('defineRouter + connectService (in-process transport)', () => {
     expect((await problemOf(client.items.get({ id: 'a' })))?.status).toBe(500);
   });
 });
+
+describe('asJson (the answer as JSON text, in-process)', () => {
+  it('answers the checked answer’s JSON, and fails as `as` does', async () => {
+    const json = handle.asJson(identity);
+    expect(JSON.parse(await json.items.get({ id: 'a' }))).toEqual({ id: 'a', tenant: identity.tenantId });
+    expect(await problemOf(json.items.get({ id: 'missing' }))).toMatchObject({ status: 404, detail: 'Item not found' });
+    expect((await problemOf(handle.asJson(null).items.get({ id: 'a' })))?.status).toBe(401);
+  });
+
+  it('refuses a mutation: only queries are forwarded as text', () => {
+    expect(() => handle.asJson(null).items.create).toThrow('items.create is a mutation');
+  });
+});

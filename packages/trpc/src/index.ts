@@ -1,7 +1,15 @@
 export type { CallContext, TenantContext } from './context';
 export { router } from './init';
 export { defineRouter, type Handlers, type ServiceRouter } from './define-router';
-export { connectService, type ServiceClient, type ServiceHandle, type ServiceTransport } from './client';
+export {
+  connectService,
+  type ForwardingHandle,
+  type JsonClient,
+  type ServiceClient,
+  type ServiceHandle,
+  type ServiceTransport,
+} from './client';
+export type { JsonAnswer } from './json-answer';
 export { problemFromClientError } from './client-error';
 export {
   isUnexpectedError,

@@ -49,4 +49,18 @@ export async function startTestGateway(overrides: Partial<GatewayDeps> & { env?:
 
 /** Peers that answer what a test needs; anything else is missing (a test failure, not a fake success). */
 export const fakePeers = (peers: Record<string, Record<string, unknown>>): GatewayPeers =>
-  Object.fromEntries(Object.entries(peers).map(([name, api]) => [name, { service: name, as: () => api }])) as never;
+  Object.fromEntries(
+    Object.entries(peers).map(([name, api]) => [name, { service: name, as: () => api, asJson: () => jsonOf(api) }]),
+  ) as never;
+
+/** The fake's functions answering JSON text, as `asJson` does. */
+function jsonOf(api: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(api).map(([key, value]) => [
+      key,
+      typeof value === 'function'
+        ? async (input: unknown) => JSON.stringify(await (value as (i: unknown) => unknown)(input))
+        : jsonOf(value as Record<string, unknown>),
+    ]),
+  );
+}

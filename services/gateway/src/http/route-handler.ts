@@ -79,6 +79,7 @@ export function routeHandler(
       for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
       const status = result.status ?? 200;
       if (result.stream) await result.stream(res.status(status));
+      else if (result.json !== undefined) res.status(status).type('application/json').send(result.json);
       else if (status === 204 || result.body === undefined) res.status(status).end();
       else if (Buffer.isBuffer(result.body)) res.status(status).send(result.body);
       else res.status(status).json(result.body);

@@ -1,9 +1,14 @@
 import { ById, GraphHealth, NeighborsQuery, NeighborsView, SeedQuery, SeedView } from '@kg/contracts';
-import { defineRoute, ok, type Route } from './route';
+import { defineRoute, forward, ok, type Route } from './route';
 
 const base = { tag: 'Graph', auth: 'required', service: 'graph', rateLimit: 'graph', errors: [404, 429] } as const;
 
-/** Graph views for the dashboard and graph health; rate-limited per tenant and per credential. */
+/**
+ * Graph views for the dashboard and graph health; rate-limited per tenant and per credential.
+ * The two views are forwarded as the JSON text the graph service wrote (and checked against
+ * the same schemas): a 500-node seed view is ~340 KB, which the gateway would otherwise parse,
+ * check and write again.
+ */
 export const graphRoutes: Route[] = [
   defineRoute({
     ...base,
@@ -14,7 +19,7 @@ export const graphRoutes: Route[] = [
     query: SeedQuery,
     success: { status: 200, description: 'Nodes with their hop depth, edges among them, frontier', schema: SeedView },
     async handle(req, peers) {
-      return ok(await peers.graph.as(req.identity).views.seed(req.query));
+      return forward(await peers.graph.asJson(req.identity).views.seed(req.query));
     },
   }),
   defineRoute({
@@ -27,7 +32,7 @@ export const graphRoutes: Route[] = [
     query: NeighborsQuery,
     success: { status: 200, description: 'Neighbours, edges and the next cursor', schema: NeighborsView },
     async handle(req, peers) {
-      return ok(await peers.graph.as(req.identity).views.neighbors({ id: req.params.id, ...req.query }));
+      return forward(await peers.graph.asJson(req.identity).views.neighbors({ id: req.params.id, ...req.query }));
     },
   }),
   defineRoute({

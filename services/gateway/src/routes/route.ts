@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Identity } from '@kg/contracts';
 import type { RateLimiter } from '@kg/kv';
+import type { JsonAnswer } from '@kg/trpc';
 import type { GatewayPeers } from '../peers';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -24,6 +25,8 @@ export interface RouteResult {
   status?: number;
   /** JSON, or a Buffer sent as is (set its Content-Type in `headers`). */
   body?: unknown;
+  /** JSON text a service wrote (checked there against the operation's schema), sent as it is. */
+  json?: JsonAnswer;
   /** Response headers; an array sends the header once per value (Set-Cookie). */
   headers?: Record<string, string | string[]>;
   /** A response the route writes itself (server-sent events); it resolves when the response ends. */
@@ -69,4 +72,6 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
 export const defineRoute = <P, Q, B>(route: Route<P, Q, B>): Route => route as unknown as Route;
 
 export const ok = (body: unknown, status = 200): RouteResult => ({ status, body });
+/** 200 with a service's answer forwarded as the JSON text it wrote (no parse, no second write). */
+export const forward = (json: JsonAnswer): RouteResult => ({ status: 200, json });
 export const noContent = (): RouteResult => ({ status: 204 });
