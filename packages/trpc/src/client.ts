@@ -12,6 +12,7 @@ import type { InternalTokenSigner } from '@kg/tokens';
 import { logUnexpectedError, type ErrorLogger } from './problem';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 import { queryJson, type JsonAnswer } from './json-answer';
+import { peerFetch } from './http-request';
 
 /** A typed client for a service contract: one async function per procedure. */
 export type ServiceClient<T extends ContractTree> = {
@@ -170,7 +171,7 @@ function httpClient(
             ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
           };
         },
-        fetch: (url, init) => fetch(url, { ...(init as RequestInit), signal: AbortSignal.timeout(timeoutMs) }),
+        fetch: peerFetch(timeoutMs),
       }),
     ],
   });

@@ -1,6 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
 import type { InternalTokenSigner } from '@kg/tokens';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
+import { peerRequest, type PeerResponse } from './http-request';
 
 /**
  * A query's answer as the JSON text its service wrote (after checking it against the
@@ -49,10 +50,9 @@ export async function queryJson(
 
   async function once(): Promise<JsonAnswer> {
     const requestId = currentRequestId();
-    let res: Response;
-    let body: string;
+    let res: PeerResponse;
     try {
-      res = await fetch(`${opts.url.replace(/\/$/, '')}/${path}`, {
+      res = await peerRequest(`${opts.url.replace(/\/$/, '')}/${path}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -60,12 +60,12 @@ export async function queryJson(
           ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
         },
         body: input === undefined ? undefined : JSON.stringify(input),
-        signal: AbortSignal.timeout(opts.timeoutMs),
+        timeoutMs: opts.timeoutMs,
       });
-      body = await res.text();
     } catch (cause) {
       throw new TRPCClientError(`The ${opts.service} service could not be reached`, { cause: cause as Error });
     }
+    const body = res.text;
     if (res.ok) return unwrapAnswer(body);
     let error: unknown;
     try {
