@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-RULE_KEYS = {"id", "check", "operation", "status", "documented", "response_matches", "reason"}
+RULE_KEYS = {"id", "check", "operation", "status", "documented", "response_matches", "message_matches", "reason"}
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 MAX_SHOWN = 1500  # characters of a curl line printed before it is cut (the JSON keeps it whole)
 MAX_INLINE_BODY = 2000  # bytes of a request body written into the curl line; larger ones go to a file
@@ -50,6 +50,7 @@ class Rule:
     statuses: set[int] | None
     documented: bool
     response_matches: re.Pattern[str] | None
+    message_matches: re.Pattern[str] | None
     hits: int = 0
     operations_hit: Counter[str] = field(default_factory=Counter)
 
@@ -127,12 +128,14 @@ def load_baseline(path: Path) -> list[Rule]:
                 statuses = {int(s) for s in as_list(entry["status"])}
             except (TypeError, ValueError):
                 raise Unusable(f"{where}: `status` must be an integer or a list of integers") from None
-        try:
-            matches = re.compile(entry["response_matches"]) if entry.get("response_matches") else None
-        except re.error as error:
-            raise Unusable(f"{where}: bad `response_matches` regex: {error}") from None
-        if operations is None and statuses is None and matches is None:
-            raise Unusable(f"{where}: give at least one of operation, status, response_matches")
+        patterns: dict[str, re.Pattern[str] | None] = {}
+        for key in ("response_matches", "message_matches"):
+            try:
+                patterns[key] = re.compile(entry[key]) if entry.get(key) else None
+            except re.error as error:
+                raise Unusable(f"{where}: bad `{key}` regex: {error}") from None
+        if operations is None and statuses is None and not any(patterns.values()):
+            raise Unusable(f"{where}: give at least one of operation, status, response_matches, message_matches")
         rules.append(
             Rule(
                 id=str(entry["id"]),
@@ -141,7 +144,8 @@ def load_baseline(path: Path) -> list[Rule]:
                 operations=operations,
                 statuses=statuses,
                 documented=bool(entry.get("documented", False)),
-                response_matches=matches,
+                response_matches=patterns["response_matches"],
+                message_matches=patterns["message_matches"],
             )
         )
     return rules
@@ -171,6 +175,8 @@ def matches(rule: Rule, failure: Failure, docs: dict[str, set[str]]) -> bool:
     if rule.documented and not is_documented(failure.status, docs.get(failure.operation, set())):
         return False
     if rule.response_matches is not None and not rule.response_matches.search(failure.response_body):
+        return False
+    if rule.message_matches is not None and not rule.message_matches.search(failure.message):
         return False
     return True
 
