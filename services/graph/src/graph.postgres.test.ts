@@ -3,7 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { Identity } from '@kg/contracts';
 import { HARNESS_TIMEOUT, freshIdentity, graphHarness, statusOf, type GraphHarness } from './testing';
 import { graphMigrations } from './module';
-import { links } from './store/schema';
+import { links, nodeParaItems } from './store/schema';
+import { findNode } from './store/nodes';
+import { assignmentsOf } from './store/assignments';
+import { toNode } from './domain/nodes';
 
 /**
  * The same module on real PostgreSQL, where transactions truly run concurrently (PGlite
@@ -47,6 +50,24 @@ describe.skipIf(!url && !process.env['CI'])('graph on PostgreSQL', () => {
     const found = await c.nodes.list({ query: 'photosynthesis', page: 1, per_page: 20 });
     expect(found.data.map((n) => n.id)).toEqual([title.id, tag.id, body.id]);
     expect((await c.nodes.list({ query: 'the of', page: 1, per_page: 20 })).total).toBe(0);
+  });
+
+  it('a point read (one statement, assignments as JSON) answers what the two reads apart do', async () => {
+    const who = freshIdentity();
+    const n = await h.as(who).nodes.create({ title: 'read whole', content: 'é “quoted”' });
+    const row = { tenantId: who.tenantId, nodeId: n.id, assignedBy: 'user' };
+    await h.database.db.insert(nodeParaItems).values([
+      { ...row, paraItemId: 'para_01jd8x6q1bf5r3v2m9w7k4t0zb', position: 1, state: 'archived', archivedAt: new Date() },
+      { ...row, paraItemId: 'para_01jd8x6q1bf5r3v2m9w7k4t0za', position: 0, score: 0.1234567890123 },
+    ]);
+    const node = (await findNode(h.database.db, who.tenantId, n.id))!;
+    const apart = toNode(node, (await assignmentsOf(h.database.db, who.tenantId, [n.id])).get(n.id)!);
+    const whole = await h.as(who).nodes.get({ id: n.id });
+    expect(whole).toEqual(apart);
+    expect(whole.para_assignments.map((a) => [a.para_item_id, a.state, a.score])).toEqual([
+      ['para_01jd8x6q1bf5r3v2m9w7k4t0za', 'active', 0.1234567890123],
+      ['para_01jd8x6q1bf5r3v2m9w7k4t0zb', 'archived', null],
+    ]);
   });
 
   it('concurrent replacements of nodes sharing neighbours neither deadlock nor miscount', async () => {

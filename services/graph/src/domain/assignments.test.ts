@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphHarness, HARNESS_TIMEOUT, identity, type GraphHarness } from '../testing';
 import { archiveItemAssignments, restoreItemAssignments } from './assignments';
 import type { GraphContext } from './context';
+import { toNode } from './nodes';
+import { findNode } from '../store/nodes';
+import { assignmentsOf } from '../store/assignments';
+import { nodeParaItems } from '../store/schema';
 
 const P = 'para_01jd8x6q1bf5r3v2m9w7k4t0za';
 const A = 'para_01jd8x6q1bf5r3v2m9w7k4t0zb';
@@ -77,5 +81,34 @@ describe('archiving and restoring an item’s associations', () => {
     expect(await archiveItemAssignments(ctx, identity(55).tenantId, P, 1)).toBe(1);
     expect((await h.as(identity(55)).nodes.get({ id: other.id })).para_assignments[0]!.state).toBe('archived');
     expect(await state()).toEqual(['active', 'archived']);
+  });
+
+  it('a point read (one statement) answers what the node and its assignments read apart do', async () => {
+    const t = identity(56);
+    const api = h.as(t);
+    const n = await api.nodes.create({ title: 'read whole', para_item_ids: [P, A] });
+    await archiveItemAssignments(ctx, t.tenantId, A, 1);
+    // An automatic assignment with a score no float rounding may change.
+    await h.database.db.insert(nodeParaItems).values({
+      tenantId: t.tenantId,
+      nodeId: n.id,
+      paraItemId: 'para_01jd8x6q1bf5r3v2m9w7k4t0zc',
+      position: 2,
+      assignedBy: 'system:reclassify',
+      score: 0.1234567890123,
+    });
+    const apart = async (id: string) => {
+      const node = (await findNode(h.database.db, t.tenantId, id))!;
+      return toNode(node, (await assignmentsOf(h.database.db, t.tenantId, [id])).get(id)!);
+    };
+    const whole = await api.nodes.get({ id: n.id });
+    expect(whole).toEqual(await apart(n.id));
+    expect(whole.para_assignments.map((a) => [a.para_item_id, a.state, a.score])).toEqual([
+      [P, 'active', null],
+      [A, 'archived', null],
+      ['para_01jd8x6q1bf5r3v2m9w7k4t0zc', 'active', 0.1234567890123],
+    ]);
+    const bare = await api.nodes.create({ title: 'no items' });
+    expect(await api.nodes.get({ id: bare.id })).toEqual(await apart(bare.id));
   });
 });

@@ -9,7 +9,13 @@ import {
   type UpdateNodeInput,
 } from '@kg/contracts';
 import { iso, newId, type DbOrTx } from '@kg/db';
-import { assignmentsOf, replaceAssignments, syncActiveIds, type AssignmentRow } from '../store/assignments';
+import {
+  assignmentsOf,
+  findNodeWithAssignments,
+  replaceAssignments,
+  syncActiveIds,
+  type NodeAssignment,
+} from '../store/assignments';
 import { checkAssignable } from './assignments';
 import { keywordPage } from './keyword';
 import {
@@ -32,7 +38,7 @@ import { tenantWrite } from './write';
  * included (a node keeps the link to an archived item; a PATCH that sends the list back
  * keeps it); `para_assignments` says which count (`active`) and who made each.
  */
-export const toNode = (n: StoredNode, assignments: AssignmentRow[]): Node => ({
+export const toNode = (n: StoredNode, assignments: NodeAssignment[]): Node => ({
   id: n.id,
   title: n.title,
   summary: n.summary,
@@ -86,9 +92,9 @@ async function withAssignments(db: DbOrTx, node: StoredNode): Promise<Node> {
 }
 
 export async function getNode(ctx: GraphContext, tenantId: string, id: string): Promise<Node> {
-  const node = isId('node', id) ? await findNode(ctx.db, tenantId, id) : null;
-  if (!node) throw notFound('Node');
-  return withAssignments(ctx.db, node);
+  const found = isId('node', id) ? await findNodeWithAssignments(ctx.db, tenantId, id) : null;
+  if (!found) throw notFound('Node');
+  return toNode(found.node, found.assignments);
 }
 
 /**

@@ -4,7 +4,30 @@ import { columns } from './nodes';
 import { nodeParaItems, nodes, paraItemVersions } from './schema';
 
 export type AssignmentRow = typeof nodeParaItems.$inferSelect;
+/** What a node's answer shows of each assignment. */
+export type NodeAssignment = Pick<AssignmentRow, 'paraItemId' | 'state' | 'assignedBy' | 'score' | 'assignedAt'>;
 export const USER = 'user';
+
+/**
+ * A node's assignments as one JSON column of the node's own row (position order): a point
+ * read is one statement, not two (each costs ~0.4–0.5 ms of CPU on PGlite).
+ */
+const assignmentsColumn = sql<Array<Omit<NodeAssignment, 'assignedAt'> & { assignedAt: string }>>`coalesce((
+  select json_agg(json_build_object('paraItemId', a.para_item_id, 'state', a.state, 'assignedBy', a.assigned_by,
+    'score', a.score, 'assignedAt', a.assigned_at) order by a.position)
+  from ${nodeParaItems} a where a.tenant_id = ${nodes.tenantId} and a.node_id = ${nodes.id}), '[]'::json)`;
+
+/** The node with its assignments (active and archived), in one statement; null when the tenant has no such node. */
+export async function findNodeWithAssignments(db: DbOrTx, tenantId: string, id: string) {
+  const [row] = await db
+    .select({ ...columns, assignments: assignmentsColumn })
+    .from(nodes)
+    .where(and(eq(nodes.tenantId, tenantId), eq(nodes.id, id)));
+  if (!row) return null;
+  const { assignments, ...node } = row;
+  const parsed = typeof assignments === 'string' ? (JSON.parse(assignments) as typeof assignments) : assignments;
+  return { node, assignments: parsed.map((a): NodeAssignment => ({ ...a, assignedAt: new Date(a.assignedAt) })) };
+}
 
 /** The assignments of each of `nodeIds` (active and archived), in position order. */
 export async function assignmentsOf(
