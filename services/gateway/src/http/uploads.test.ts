@@ -76,10 +76,16 @@ describe('readUpload', () => {
     ).rejects.toMatchObject({ kind: 'payload_too_large' });
   });
 
-  it('refuses a second file, an unknown field, and a body that is not multipart', async () => {
+  it('refuses a second file, an unknown field, a repeated field, and a body that is not multipart', async () => {
     const opts = { maxBytes: 64, allowedFields: ['title'] };
     const file = { name: 'file', filename: 'a.txt', body: 'x' };
     await expect(readUpload(multipart([file, file]), opts)).rejects.toMatchObject({ kind: 'invalid' });
+    const title = { name: 'title', body: 'one' };
+    await expect(readUpload(multipart([title, file, { ...title, body: 'two' }]), opts)).rejects.toMatchObject({
+      kind: 'invalid',
+      extra: { errors: [{ path: 'body.title', message: 'given twice' }] },
+    });
+    await expect(readUpload(multipart([title, file]), opts)).resolves.toMatchObject({ fields: { title: 'one' } });
     await expect(readUpload(multipart([file, { name: 'x', body: '1' }]), opts)).rejects.toMatchObject({
       kind: 'invalid',
     });

@@ -112,6 +112,9 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
         return fail(invalid('Unknown form field', [{ path: `body.${name}`, message: 'unknown field' }]));
       if (info.valueTruncated)
         return fail(invalid('A form field is too long', [{ path: `body.${name}`, message: 'too long' }]));
+      // A repeated field would otherwise have its last value win silently: say so instead.
+      if (Object.hasOwn(fields, name))
+        return fail(invalid('A form field is given twice', [{ path: `body.${name}`, message: 'given twice' }]));
       fields[name] = value;
     });
     bb.on('file', (name, stream, info) => {
