@@ -63,7 +63,7 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
     },
   });
   return [
-    svc('para', 4, true, { GRAPH_URL: url(2) }),
+    svc('para', 4, true, { GRAPH_URL: url(2), REDIS_URL: c.redisUrl }),
     svc('auth', 1, true, {
       AUTH_SIGNING_KEY: c.signingKey,
       API_KEY_PEPPER: c.pepper,

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import cors from 'cors';
 import type { JWTVerifyGetKey } from 'jose';
-import { guardKv, type KvStore } from '@kg/kv';
+import { createViewVersions, guardKv, type KvStore } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import type { GatewayHttpConfig } from './config';
 import type { GatewayPeers } from './peers';
@@ -10,6 +10,7 @@ import { createAuthenticator } from './http/authenticate';
 import { ApiKeyCache } from './http/api-key-cache';
 import { problem, sendProblem, toProblem } from './http/problem';
 import { groupLimits, requestError, routeHandler } from './http/route-handler';
+import { ViewCache } from './http/view-cache';
 import { mountMethodNotAllowed } from './http/method-not-allowed';
 import { requestLogger } from './http/request-log';
 import { mountDashboard } from './http/dashboard';
@@ -77,12 +78,16 @@ export function createGatewayApp(deps: GatewayDeps) {
   const apiKeys = deps.apiKeys ?? apiKeyCache(config);
   const authenticate = createAuthenticator(peers, deps.keys, apiKeys);
   const limits = groupLimits(kv, config);
+  const views = new ViewCache(createViewVersions(kv), {
+    maxBytes: config.VIEW_CACHE_MAX_BYTES,
+    maxAgeSeconds: config.VIEW_CACHE_MAX_AGE_SECONDS,
+  });
   // Bodies are parsed only where an operation takes one (elsewhere they are ignored, never a 413).
   for (const route of routes)
     api[route.method](
       route.path,
       ...(route.body ? [json] : []),
-      routeHandler(route, peers, authenticate, limits, apiKeys),
+      routeHandler(route, peers, authenticate, limits, apiKeys, views),
     );
   mountMethodNotAllowed(api, routes);
   api.use((req, res) =>

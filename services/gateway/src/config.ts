@@ -36,6 +36,18 @@ export const gatewayHttpSchema = z.object({
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
   /** Most verified API keys held in memory per gateway process. */
   API_KEY_CACHE_MAX_ENTRIES: env.positiveInt(10_000),
+  /**
+   * Bytes of finished graph views (seed, neighbours) each gateway process keeps to answer the
+   * same view asked again without the graph service; 0 turns it off. A write drops a tenant's
+   * views at once (its view token changes before the write is answered).
+   */
+  VIEW_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(32 * 1024 * 1024),
+  /** Longest a kept view is served (seconds, at most 300): the bound when a write could not change the token. */
+  VIEW_CACHE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(300).default(60),
   /** Express `trust proxy`: hops of proxies whose X-Forwarded-For is trusted (0: none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** The built dashboard served at / (npm run build:dashboard writes it). */

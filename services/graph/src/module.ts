@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { paraApi } from '@kg/contracts';
 import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
-import { createCursorStore, type KvStore } from '@kg/kv';
+import { createCursorStore, viewChangeNotifier, type KvStore } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
@@ -21,7 +21,7 @@ export interface GraphDeps {
   bus: EventBus;
   logger: Logger;
   para: ServiceHandle<typeof paraApi>;
-  /** Holds the neighbours view's server-side cursors (Redis or memory). */
+  /** Holds the neighbours view's server-side cursors and the tenants' view tokens (Redis or memory). */
   kv: KvStore;
   outboxPollMs?: number;
   /** Link rows the graph-view cache may hold across tenants (default 4,000,000). */
@@ -65,6 +65,9 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
     cursors: createCursorStore(deps.kv, 'graph-neighbors'),
     graphs,
     tenantChanged: (tenantId) => graphs.changed(tenantId),
+    viewsChanged: viewChangeNotifier(deps.kv, (err, tenantId) =>
+      deps.logger.warn({ err, tenantId }, 'view token not changed: kept views of the tenant live until their max age'),
+    ),
   });
   return {
     name: 'graph',

@@ -1,6 +1,7 @@
 import { graphApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
 import { createKafkaBus, kafkaConnection } from '@kg/bus';
+import { createRedisKv } from '@kg/kv';
 import { openDatabase, postgresOptions } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { failFast, migrateIfAsked, runServiceProcess } from '@kg/service-kit';
@@ -17,6 +18,7 @@ try {
   // Its own signing key (checked at start-up) and the public keys of the services that call it.
   const internal = await createInternalTokens('para', config.INTERNAL_SIGNING_KEY, config.INTERNAL_PUBLIC_KEYS);
   const database = await openDatabase(postgresOptions(config));
+  const kv = createRedisKv({ url: config.REDIS_URL, password: config.REDIS_PASSWORD });
   const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'para', logger });
   const graph = connectService('para', 'graph', graphApi, {
     kind: 'http',
@@ -29,8 +31,9 @@ try {
     logger,
     database,
     bus,
+    resources: [kv],
     migrations: paraMigrations,
-    createModule: () => createParaModule({ database, bus, logger, graph }),
+    createModule: () => createParaModule({ database, bus, logger, graph, kv }),
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { graphApi } from '@kg/contracts';
 import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
+import { viewChangeNotifier, type KvStore } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import { createPeriodicJob, type ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
@@ -24,6 +25,8 @@ export interface ParaDeps {
   logger: Logger;
   /** The graph service, which owns the node↔item associations and scores orphans. */
   graph: ServiceHandle<typeof graphApi>;
+  /** Where the tenants' view tokens live (Redis or memory): an item's change drops the gateway's kept graph views. */
+  kv: KvStore;
   /** How often pending association commands are retried and stale jobs re-queued (default 5 s). */
   sweepMs?: number;
   outboxPollMs?: number;
@@ -47,6 +50,9 @@ export async function createParaModule(
     logger: deps.logger,
     now: () => new Date(),
     afterCommit: () => relay.wake(),
+    viewsChanged: viewChangeNotifier(deps.kv, (err, tenantId) =>
+      deps.logger.warn({ err, tenantId }, 'view token not changed: kept views of the tenant live until their max age'),
+    ),
   };
   await subscribeJobs(deps.bus, ctx);
   // Finishes half-done archive/unarchive propagations and re-queues stale jobs; passes never overlap.

@@ -93,6 +93,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     database,
     bus,
     logger: child('para'),
+    kv,
     graph: { service: 'graph', as: (identity) => paraToGraph!.as(identity) },
   });
   const graph = await createGraphModule({

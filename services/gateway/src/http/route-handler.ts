@@ -7,6 +7,7 @@ import type { GatewayPeers } from '../peers';
 import type { Route } from '../routes/route';
 import type { createAuthenticator } from './authenticate';
 import type { ApiKeyCache } from './api-key-cache';
+import type { ViewCache } from './view-cache';
 import { problem, sendProblem, toProblem } from './problem';
 import { parsePart } from './validate';
 import { enforceLimits } from './rate-limit';
@@ -36,6 +37,7 @@ export function routeHandler(
   authenticate: ReturnType<typeof createAuthenticator>,
   limits: GroupLimits,
   apiKeys: ApiKeyCache,
+  views: ViewCache,
 ) {
   // Service calls made for a request carry its id, so their log lines can be joined to it.
   return (req: Request, res: Response) => withRequestId(String(req.id), () => handle(req, res));
@@ -71,6 +73,8 @@ export function routeHandler(
           body: parsePart(route.body, req.body, 'body'),
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
+          cachedView: async (key, load) =>
+            identity ? (await views.view(identity.tenantId, `${route.operationId} ${key}`, load)).json : load(),
           forgetApiKey: (id) => apiKeys.revoke(id),
           raw: req,
         },

@@ -7,7 +7,8 @@ const base = { tag: 'Graph', auth: 'required', service: 'graph', rateLimit: 'gra
  * Graph views for the dashboard and graph health; rate-limited per tenant and per credential.
  * The two views are forwarded as the JSON text the graph service wrote (and checked against
  * the same schemas): a 500-node seed view is ~340 KB, which the gateway would otherwise parse,
- * check and write again.
+ * check and write again. A view asked again is served from the gateway's view cache until a
+ * write changes the tenant's views (ViewCache).
  */
 export const graphRoutes: Route[] = [
   defineRoute({
@@ -19,7 +20,9 @@ export const graphRoutes: Route[] = [
     query: SeedQuery,
     success: { status: 200, description: 'Nodes with their hop depth, edges among them, frontier', schema: SeedView },
     async handle(req, peers) {
-      return forward(await peers.graph.asJson(req.identity).views.seed(req.query));
+      return forward(
+        await req.cachedView(JSON.stringify(req.query), () => peers.graph.asJson(req.identity).views.seed(req.query)),
+      );
     },
   }),
   defineRoute({
@@ -32,7 +35,10 @@ export const graphRoutes: Route[] = [
     query: NeighborsQuery,
     success: { status: 200, description: 'Neighbours, edges and the next cursor', schema: NeighborsView },
     async handle(req, peers) {
-      return forward(await peers.graph.asJson(req.identity).views.neighbors({ id: req.params.id, ...req.query }));
+      const input = { id: req.params.id, ...req.query };
+      return forward(
+        await req.cachedView(JSON.stringify(input), () => peers.graph.asJson(req.identity).views.neighbors(input)),
+      );
     },
   }),
   defineRoute({

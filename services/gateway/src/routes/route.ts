@@ -15,6 +15,11 @@ export interface RouteRequest<P, Q, B> {
   ip: string;
   /** Consumes rate-limit points (sets RateLimit-* headers; throws 429 when exhausted). */
   limit(checks: Array<[RateLimiter, string]>): Promise<void>;
+  /**
+   * A graph view of the caller's tenant: kept by the gateway under the tenant's view token and
+   * served again until a write changes that token; `key` names the view (its validated input).
+   */
+  cachedView(key: string, load: () => Promise<JsonAnswer>): Promise<JsonAnswer>;
   /** Drops an API key from this gateway's cache of verified keys at once (its revocation). */
   forgetApiKey(id: string): void;
   /** The request itself, for operations that read their body as a stream (uploads). */

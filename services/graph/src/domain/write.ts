@@ -4,7 +4,8 @@ import type { GraphContext } from './context';
 
 /**
  * Runs one write of a tenant's graph: a transaction that first takes the tenant's write
- * lock; the outbox relay is woken once it has committed (its events are in the outbox).
+ * lock; the outbox relay is woken once it has committed (its events are in the outbox), and
+ * the tenant's view token changes before the write is answered.
  */
 export async function tenantWrite<T>(ctx: GraphContext, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const result = await ctx.db.transaction(async (tx) => {
@@ -13,5 +14,6 @@ export async function tenantWrite<T>(ctx: GraphContext, tenantId: string, fn: (t
   });
   ctx.tenantChanged?.(tenantId);
   ctx.afterCommit();
+  await ctx.viewsChanged?.(tenantId);
   return result;
 }

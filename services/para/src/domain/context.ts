@@ -12,4 +12,9 @@ export interface ParaContext {
   logger: Logger;
   now: () => Date;
   afterCommit: () => void;
+  /**
+   * Told of every committed write of a tenant's items, and awaited before it is answered: the
+   * placements in graph views depend on the items, so the tenant's view token changes.
+   */
+  viewsChanged?: (tenantId: string) => Promise<void>;
 }

@@ -37,12 +37,17 @@ export const toItem = (r: ItemRow): ParaItem => ({
   archived_at: isoOrNull(r.archivedAt),
 });
 
-/** Runs one write of a tenant's PARA items in a transaction holding the tenant's PARA lock. */
-export function tenantWrite<T>(ctx: ParaContext, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
+/**
+ * Runs one write of a tenant's PARA items in a transaction holding the tenant's PARA lock;
+ * the tenant's view token changes before the write is answered.
+ */
+export async function tenantWrite<T>(ctx: ParaContext, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await ctx.db.transaction(async (tx) => {
     await lockTenantItems(tx, tenantId);
     return fn(tx);
   });
+  await ctx.viewsChanged?.(tenantId);
+  return result;
 }
 
 async function freeSlug(tx: Tx, tenantId: string, category: Category, label: string): Promise<string> {

@@ -1,0 +1,93 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryKv, createViewVersions } from '@kg/kv';
+import type { JsonAnswer } from '@kg/trpc';
+import { ViewCache } from './view-cache';
+
+const answer = (text: string) => text as JsonAnswer;
+
+function setup(opts: ConstructorParameters<typeof ViewCache>[1] = { maxBytes: 1024 * 1024, maxAgeSeconds: 60 }) {
+  const kv = createMemoryKv();
+  const versions = createViewVersions(kv);
+  const writer = createViewVersions(kv); // another process's view of the same tokens (the graph service)
+  return { kv, versions, writer, cache: new ViewCache(versions, opts) };
+}
+
+describe('view cache', () => {
+  it('serves a view asked again until a write of the tenant changes its token', async () => {
+    const { kv, writer, cache } = setup();
+    let n = 0;
+    const load = vi.fn(async () => answer(`{"n":${++n}}`));
+    expect(await cache.view('t1', 'seed {}', load)).toEqual({ json: '{"n":1}', result: 'miss' });
+    expect(await cache.view('t1', 'seed {}', load)).toEqual({ json: '{"n":1}', result: 'hit' });
+    expect(load).toHaveBeenCalledTimes(1);
+    await writer.changed('t1');
+    expect(await cache.view('t1', 'seed {}', load)).toEqual({ json: '{"n":2}', result: 'miss' });
+    expect(await cache.view('t1', 'seed {}', load)).toEqual({ json: '{"n":2}', result: 'hit' });
+    await kv.close();
+  });
+
+  it('keeps tenants and views apart, and a write of one tenant leaves the other’s views', async () => {
+    const { kv, writer, cache } = setup();
+    await cache.view('t1', 'seed {}', async () => answer('"t1"'));
+    await cache.view('t2', 'seed {}', async () => answer('"t2"'));
+    await cache.view('t1', 'neighbors {"id":"a"}', async () => answer('"t1 a"'));
+    const never = async () => answer('"loaded"');
+    expect((await cache.view('t2', 'seed {}', never)).json).toBe('"t2"');
+    expect((await cache.view('t1', 'neighbors {"id":"a"}', never)).json).toBe('"t1 a"');
+    await writer.changed('t1');
+    expect(await cache.view('t1', 'seed {}', never)).toEqual({ json: '"loaded"', result: 'miss' });
+    expect(await cache.view('t2', 'seed {}', never)).toEqual({ json: '"t2"', result: 'hit' });
+    await kv.close();
+  });
+
+  it('a view read while a write commits is kept under the token read before it, so it is not served after', async () => {
+    const { kv, writer, cache } = setup();
+    // The load runs after the token was read; the write's new token lands while it runs.
+    const stale = await cache.view('t', 'v', async () => {
+      await writer.changed('t');
+      return answer('"from before the write"');
+    });
+    expect(stale.result).toBe('miss');
+    expect(await cache.view('t', 'v', async () => answer('"after"'))).toEqual({ json: '"after"', result: 'miss' });
+    await kv.close();
+  });
+
+  it('never keeps a failed view', async () => {
+    const { kv, cache } = setup();
+    await expect(cache.view('t', 'v', () => Promise.reject(new Error('404')))).rejects.toThrow('404');
+    expect(await cache.view('t', 'v', async () => answer('1'))).toEqual({ json: '1', result: 'miss' });
+    await kv.close();
+  });
+
+  it('holds at most maxBytes, least recently used first out', async () => {
+    const { kv, cache } = setup({ maxBytes: 3000, maxAgeSeconds: 60 });
+    const big = answer(`"${'x'.repeat(900)}"`);
+    for (const k of ['a', 'b', 'c']) await cache.view('t', k, async () => big);
+    await cache.view('t', 'a', async () => big); // a is used again: b is the oldest
+    await cache.view('t', 'd', async () => big);
+    expect(cache.size).toBeLessThanOrEqual(3000);
+    expect((await cache.view('t', 'a', async () => big)).result).toBe('hit');
+    expect((await cache.view('t', 'b', async () => big)).result).toBe('miss');
+    await kv.close();
+  });
+
+  it('serves an entry for maxAgeSeconds at most, even while its token is current', async () => {
+    let now = 1_000_000;
+    const { kv, cache } = setup({ maxBytes: 1024, maxAgeSeconds: 60, now: () => now });
+    await cache.view('t', 'v', async () => answer('1'));
+    now += 59_000;
+    expect((await cache.view('t', 'v', async () => answer('2'))).result).toBe('hit');
+    now += 2_000;
+    expect(await cache.view('t', 'v', async () => answer('2'))).toEqual({ json: '2', result: 'miss' });
+    await kv.close();
+  });
+
+  it('is off with maxBytes 0: every view is loaded', async () => {
+    const { kv, cache } = setup({ maxBytes: 0, maxAgeSeconds: 60 });
+    const load = vi.fn(async () => answer('1'));
+    await cache.view('t', 'v', load);
+    expect(await cache.view('t', 'v', load)).toEqual({ json: '1', result: 'off' });
+    expect(load).toHaveBeenCalledTimes(2);
+    await kv.close();
+  });
+});
