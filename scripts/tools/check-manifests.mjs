@@ -29,6 +29,9 @@ const COMPONENTS = {
 const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
 // The services that publish or consume on Kafka (their config has KAFKA_BROKERS).
 const KAFKA_CLIENTS = ['auth', 'gateway', 'graph', 'para', 'captures', 'search', 'ingest-worker'];
+// The services that use Redis: the gateway (rate limits, cursors, kept views), graph (cursors, view
+// tokens) and para (view tokens).
+const REDIS_CLIENTS = ['gateway', 'graph', 'para'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
 const name = (o) => `${o.kind}/${o.metadata.name}`;
@@ -101,8 +104,8 @@ for (const [c, port] of Object.entries(COMPONENTS)) {
   for (const only of ['AUTH_SIGNING_KEY', 'API_KEY_PEPPER', 'SMTP_URL'])
     expect(secrets.includes(only) === (c === 'auth'), `${c}: ${only} ${c === 'auth' ? 'given' : 'withheld'}`);
   expect(
-    secrets.includes('REDIS_URL') === ['gateway', 'graph'].includes(c),
-    `${c}: REDIS_URL only for gateway and graph`,
+    secrets.includes('REDIS_URL') === REDIS_CLIENTS.includes(c),
+    `${c}: REDIS_URL only for ${REDIS_CLIENTS.join(', ')}`,
   );
 }
 
@@ -140,7 +143,7 @@ for (const deployment of of('Deployment')) {
         secrets.includes(env) === KAFKA_CLIENTS.includes(c),
         `${c}: ${env} only for ${KAFKA_CLIENTS.join(', ')} (the Kafka clients)`,
       );
-  if (secrets.includes('REDIS_PASSWORD')) expect(['gateway', 'graph'].includes(c), `${c}: REDIS_PASSWORD withheld`);
+  if (secrets.includes('REDIS_PASSWORD')) expect(REDIS_CLIENTS.includes(c), `${c}: REDIS_PASSWORD withheld`);
   for (const env of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
     expect(secrets.includes(env) === (c === 'captures'), `${c}: ${env} only for captures (the object storage client)`);
 }
