@@ -7,6 +7,9 @@ import type { GatewayPeers } from '../peers';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
+/** A JSON answer kept as its UTF-8 bytes (the gateway's kept views): written to every response as is. */
+export type JsonBytes = Buffer & { readonly __jsonBytes: unique symbol };
+
 export interface RouteRequest<P, Q, B> {
   identity: Identity | null;
   params: P;
@@ -19,7 +22,7 @@ export interface RouteRequest<P, Q, B> {
    * A graph view of the caller's tenant: kept by the gateway under the tenant's view token and
    * served again until a write changes that token; `key` names the view (its validated input).
    */
-  cachedView(key: string, load: () => Promise<JsonAnswer>): Promise<JsonAnswer>;
+  cachedView(key: string, load: () => Promise<JsonAnswer>): Promise<JsonAnswer | JsonBytes>;
   /** Drops an API key from this gateway's cache of verified keys at once (its revocation). */
   forgetApiKey(id: string): void;
   /** The request itself, for operations that read their body as a stream (uploads). */
@@ -30,8 +33,8 @@ export interface RouteResult {
   status?: number;
   /** JSON, or a Buffer sent as is (set its Content-Type in `headers`). */
   body?: unknown;
-  /** JSON text a service wrote (checked there against the operation's schema), sent as it is. */
-  json?: JsonAnswer;
+  /** JSON a service wrote (checked there against the operation's schema), sent as it is: text, or its UTF-8 bytes. */
+  json?: JsonAnswer | JsonBytes;
   /** Response headers; an array sends the header once per value (Set-Cookie). */
   headers?: Record<string, string | string[]>;
   /** A response the route writes itself (server-sent events); it resolves when the response ends. */
@@ -69,6 +72,8 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   errors?: readonly number[];
   /** Rate-limited group (per tenant and per credential), e.g. the graph endpoints. */
   rateLimit?: 'graph';
+  /** The operation answers through `cachedView`: the tenant's view token is read while its limits are consumed. */
+  keepsViews?: boolean;
   /** Set on operations whose feature has not landed: answers 501 after authentication. */
   notImplemented?: string;
   handle(req: RouteRequest<P, Q, B>, peers: GatewayPeers): Promise<RouteResult>;
@@ -78,5 +83,5 @@ export const defineRoute = <P, Q, B>(route: Route<P, Q, B>): Route => route as u
 
 export const ok = (body: unknown, status = 200): RouteResult => ({ status, body });
 /** 200 with a service's answer forwarded as the JSON text it wrote (no parse, no second write). */
-export const forward = (json: JsonAnswer): RouteResult => ({ status: 200, json });
+export const forward = (json: JsonAnswer | JsonBytes): RouteResult => ({ status: 200, json });
 export const noContent = (): RouteResult => ({ status: 204 });
