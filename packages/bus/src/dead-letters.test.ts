@@ -62,6 +62,15 @@ describe.each(stores)('dead-letter store (%s)', (_name, make) => {
     expect(await store.drop(TOPICS.graphLinks)).toBe(1);
     expect(await store.list()).toEqual([]);
   });
+
+  it('keeps the order of letters made in the same millisecond', async () => {
+    const store = make();
+    const values = Array.from({ length: 40 }, (_, n) => ({ n }));
+    await Promise.all(
+      values.map((value) => store.add({ topic: TOPICS.graphNodes, key: 'k', value, error: 'e', group: 'g' })),
+    );
+    expect((await store.list(TOPICS.graphNodes)).map((l) => l.value)).toEqual(values);
+  });
 });
 
 describe('memory bus dead letters', () => {

@@ -34,10 +34,23 @@ export interface DeadLetterStore {
   takeReplays(): Promise<DeadLetter[]>;
 }
 
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * Sorts in the order letters were made: time first, then a counter for letters made in the
+ * same millisecond (two failures of one batch often are), unique after.
+ */
+function sortableId(): string {
+  const now = Math.max(Date.now(), lastMs);
+  sequence = now === lastMs ? sequence + 1 : 0;
+  lastMs = now;
+  return `${now.toString(36).padStart(9, '0')}-${sequence.toString(36).padStart(4, '0')}-${randomUUID().slice(0, 8)}`;
+}
+
 const newLetter = (l: NewDeadLetter): DeadLetter => ({
   ...l,
-  // Sortable by time first, unique after.
-  id: `${Date.now().toString(36).padStart(9, '0')}-${randomUUID().slice(0, 8)}`,
+  id: sortableId(),
   failed_at: new Date().toISOString(),
 });
 
