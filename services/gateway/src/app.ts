@@ -51,7 +51,8 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(requestLogger(logger, (path) => path === '/healthz' || path === '/readyz'));
-  app.use((deps.metrics ?? createMetrics('gateway')).middleware);
+  const metrics = deps.metrics ?? createMetrics('gateway');
+  app.use(metrics.middleware);
   app.use(helmet());
   app.use(
     cors({
@@ -81,6 +82,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   const views = new ViewCache(createViewVersions(kv), {
     maxBytes: config.VIEW_CACHE_MAX_BYTES,
     maxAgeSeconds: config.VIEW_CACHE_MAX_AGE_SECONDS,
+    registry: metrics.registry,
   });
   // Bodies are parsed only where an operation takes one (elsewhere they are ignored, never a 413).
   for (const route of routes)

@@ -77,9 +77,7 @@ export function routeHandler(
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
           cachedView: async (key, load) =>
-            identity
-              ? (await views.view(identity.tenantId, `${route.operationId} ${key}`, load, viewToken)).json
-              : load(),
+            identity ? (await views.view(identity.tenantId, route.operationId, key, load, viewToken)).json : load(),
           forgetApiKey: (id) => apiKeys.revoke(id),
           raw: req,
         },

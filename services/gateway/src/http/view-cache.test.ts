@@ -1,3 +1,4 @@
+import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryKv, createViewVersions } from '@kg/kv';
 import type { JsonAnswer } from '@kg/trpc';
@@ -13,7 +14,7 @@ function setup(opts: ConstructorParameters<typeof ViewCache>[1] = { maxBytes: 10
   // Answers as text: a kept view comes back as its UTF-8 bytes.
   const cache = {
     view: async (tenant: string, key: string, load: () => Promise<JsonAnswer>) => {
-      const { json, result } = await inner.view(tenant, key, load);
+      const { json, result } = await inner.view(tenant, 'test', key, load);
       return { json: Buffer.isBuffer(json) ? json.toString('utf8') : json, result };
     },
     get size() {
@@ -130,13 +131,80 @@ describe('kept views as bytes', () => {
     const kv = createMemoryKv();
     const cache = new ViewCache(createViewVersions(kv), { maxBytes: 1024, maxAgeSeconds: 60 });
     const text = answer('{"title":"Café — 東京 🌏"}');
-    await cache.view('t', 'v', async () => text);
-    const kept = await cache.view('t', 'v', async () => text);
-    const served = await cache.view('t', 'v', async () => answer('"not asked"'));
+    await cache.view('t', 'seed', 'v', async () => text);
+    const kept = await cache.view('t', 'seed', 'v', async () => text);
+    const served = await cache.view('t', 'seed', 'v', async () => answer('"not asked"'));
     expect(served.result).toBe('hit');
     expect(Buffer.isBuffer(served.json)).toBe(true);
     expect(served.json).toBe(kept.json);
     expect(JSON.parse(served.json.toString())).toEqual({ title: 'Café — 東京 🌏' });
+    await kv.close();
+  });
+});
+
+/** A load that answers when told to. */
+function deferred() {
+  let settle!: { resolve: (v: JsonAnswer) => void; reject: (e: Error) => void };
+  const promise = new Promise<JsonAnswer>((resolve, reject) => (settle = { resolve, reject }));
+  return { load: vi.fn(() => promise), ...settle };
+}
+
+describe('asks of one view while it loads', () => {
+  it('share the one load, and the view is kept (it was asked more than once)', async () => {
+    const { kv, versions, cache } = setup();
+    await versions.current('t'); // the tenant has a token (a fresh one is drawn by each first ask)
+    const first = deferred();
+    const asks = [1, 2, 3].map(() => cache.view('t', 'v', first.load));
+    await new Promise((r) => setTimeout(r, 5));
+    first.resolve(answer('"once"'));
+    expect((await Promise.all(asks)).map((a) => a.result).sort()).toEqual(['miss', 'shared', 'shared']);
+    expect((await Promise.all(asks)).map((a) => a.json)).toEqual(['"once"', '"once"', '"once"']);
+    expect(first.load).toHaveBeenCalledTimes(1);
+    expect(await cache.view('t', 'v', async () => answer('"not asked"'))).toEqual({ json: '"once"', result: 'hit' });
+    await kv.close();
+  });
+
+  it('share a failure too, and the next ask loads again', async () => {
+    const { kv, versions, cache } = setup();
+    await versions.current('t');
+    const failing = deferred();
+    const asks = [1, 2].map(() => cache.view('t', 'v', failing.load));
+    await new Promise((r) => setTimeout(r, 5));
+    failing.reject(new Error('graph down'));
+    for (const ask of asks) await expect(ask).rejects.toThrow('graph down');
+    expect(failing.load).toHaveBeenCalledTimes(1);
+    expect(await cache.view('t', 'v', async () => answer('"back"'))).toEqual({ json: '"back"', result: 'miss' });
+    await kv.close();
+  });
+
+  it('do not share a load that started before a write of the tenant', async () => {
+    const { kv, writer, cache } = setup();
+    const before = deferred();
+    const early = cache.view('t', 'v', before.load);
+    await new Promise((r) => setTimeout(r, 5));
+    await writer.changed('t');
+    const late = await cache.view('t', 'v', async () => answer('"after the write"'));
+    expect(late).toEqual({ json: '"after the write"', result: 'miss' });
+    before.resolve(answer('"before the write"'));
+    expect((await early).json).toBe('"before the write"');
+    await kv.close();
+  });
+});
+
+describe('view cache metrics', () => {
+  it('counts asks by operation and result, and reports the bytes kept', async () => {
+    const kv = createMemoryKv();
+    const registry = new Registry();
+    const cache = new ViewCache(createViewVersions(kv), { maxBytes: 1024, maxAgeSeconds: 60, registry });
+    const load = async () => answer('"view"');
+    for (let i = 0; i < 3; i++) await cache.view('t', 'seed', 'v', load);
+    await cache.view('t', 'neighbors', 'v', load);
+    const text = await registry.metrics();
+    expect(text).toContain('kg_view_cache_requests_total{operation="seed",result="miss"} 2');
+    expect(text).toContain('kg_view_cache_requests_total{operation="seed",result="hit"} 1');
+    expect(text).toContain('kg_view_cache_requests_total{operation="neighbors",result="miss"} 1');
+    expect(text).toMatch(new RegExp(`kg_view_cache_bytes ${cache.size}\\b`));
+    expect(cache.size).toBeGreaterThan(0);
     await kv.close();
   });
 });
