@@ -112,7 +112,7 @@ build() { # build <tag> [bud args…]
 }
 key="$( (echo "$BASE"; sed -n '/ AS manifests$/,/ AS deps$/p' deploy/docker/Dockerfile
   git ls-files -z package.json package-lock.json .npmrc 'tsconfig*.json' deploy/docker/dep-closure.mjs ':(glob)packages/*/package.json' \
-  ':(glob)services/*/package.json' ':(glob)clients/*/package.json' test/e2e/package.json |
+  ':(glob)services/*/package.json' ':(glob)clients/*/package.json' ':(glob)test/*/package.json' |
   xargs -0 sha256sum) | sha256sum | cut -c1-16)"
 INSTALLED="localhost/kg-installed:$key"
 start=$SECONDS

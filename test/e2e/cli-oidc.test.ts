@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { remember } from './support/client';
 import { freshConfig, kg, readProfile, rememberProfile } from './support/cli';
-import { followRedirects, startTestOidcProvider, type TestOidcProvider } from './support/oidc-provider';
+import { followRedirects, startTestOidcProvider, type TestOidcProvider } from '@kg/test-oidc-provider';
 
 // Every step is a kg process (a second or more on a loaded machine): more than the e2e default of 30 s.
 vi.setConfig({ testTimeout: 180_000 });

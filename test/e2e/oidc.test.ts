@@ -7,7 +7,7 @@ import {
   startTestOidcProvider,
   type TestAccount,
   type TestOidcProvider,
-} from './support/oidc-provider';
+} from '@kg/test-oidc-provider';
 
 /**
  * OpenID Connect sign-in end to end (both modes: the e2e project runs it against `npm start`,

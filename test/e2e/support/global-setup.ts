@@ -32,7 +32,7 @@ export async function setup(project: TestProject) {
     return;
   }
   const port = await freePort();
-  // The OpenID provider the sign-in tests start (test/e2e/support/oidc-provider.ts) on this port; discovery is lazy.
+  // The OpenID provider the sign-in tests start (@kg/test-oidc-provider) on this port; discovery is lazy.
   const oidc = testOidcSettings(await freePort());
   logFile = path.join(dataDir, 'server.log');
   log = createWriteStream(logFile);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestOidcProvider } from './oidc-provider';
+import { startTestOidcProvider } from '@kg/test-oidc-provider';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const READY_TIMEOUT_MS = 120_000;

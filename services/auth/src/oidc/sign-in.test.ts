@@ -5,7 +5,12 @@ import { eq } from 'drizzle-orm';
 import type { CustomFetch } from 'openid-client';
 import { createAuthRig, statusOf, type AuthRig } from '../testing';
 import { identities, users } from '../store/schema';
-import { followRedirects, startTestOidcProvider, type TestAccount, type TestOidcProvider } from './test-provider';
+import {
+  followRedirects,
+  startTestOidcProvider,
+  type TestAccount,
+  type TestOidcProvider,
+} from '@kg/test-oidc-provider';
 import { oidcCallbackUrl } from './sign-in';
 
 const CALLBACK = oidcCallbackUrl('http://kg.test/');

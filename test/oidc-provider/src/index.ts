@@ -1,4 +1,5 @@
-// The same helper as test/e2e/support/oidc-provider.ts (a client's tests may not import the e2e suite's code).
+// The OpenID provider of the tests: the auth service's unit tests, the e2e suite (both modes)
+// and the dashboard's browser tests sign in through it. Test code only (type:test-lib).
 import { createServer, type Server } from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -81,4 +82,41 @@ export async function startTestOidcProvider(opts: {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A cookie jar by hand: name=value per cookie, sent back on every request (one host per test). */
+export function cookieJar() {
+  const cookies = new Map<string, string>();
+  return {
+    store(res: Response) {
+      for (const c of res.headers.getSetCookie()) {
+        const [pair] = c.split(';');
+        const eq = pair!.indexOf('=');
+        cookies.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim());
+      }
+    },
+    header: () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+  };
+}
+
+/**
+ * Follows redirects from `url` (fetch with manual redirects and a cookie jar) until one
+ * points at a URL `stop` accepts, which is returned without being fetched.
+ */
+export async function followRedirects(url: string, stop: (next: URL) => boolean, max = 12): Promise<URL> {
+  const jar = cookieJar();
+  let current = new URL(url);
+  for (let i = 0; i < max; i++) {
+    const res = await fetch(current, { redirect: 'manual', headers: { cookie: jar.header() } });
+    jar.store(res);
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location)
+      throw new Error(
+        `${current.origin}${current.pathname} answered ${res.status}: ${(await res.text()).slice(0, 300)}`,
+      );
+    await res.arrayBuffer().catch(() => undefined);
+    current = new URL(location, current);
+    if (stop(current)) return current;
+  }
+  throw new Error(`more than ${max} redirects from ${url}`);
 }
