@@ -457,10 +457,18 @@ async function main() {
 
   const infra = !process.env['KG_WIRING_INFRA_UP'];
   if (infra) execFileSync('bash', [path.join(ROOT, 'scripts/infra/up.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const admin = new pg.Client({ connectionString: `postgres://kg:kg@127.0.0.1:${infraPort('KG_PG_PORT', 55432)}/kg` });
-  await admin.connect();
-  await admin.query(`create database "${made.dbName}" owner kg`);
-  await admin.end();
+  const asAdmin = async (sql: string) => {
+    const admin = new pg.Client({
+      connectionString: `postgres://kg:kg@127.0.0.1:${infraPort('KG_PG_PORT', 55432)}/kg`,
+    });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await asAdmin(`create database "${made.dbName}" owner kg`);
 
   const logsDir = path.join(work, 'logs');
   mkdirSync(logsDir);
@@ -514,6 +522,10 @@ async function main() {
     await stopAll();
     combined.end();
     await sink.close();
+    // The run's database goes with it (the service logs stay in the work folder).
+    await asAdmin(`drop database if exists "${made.dbName}" with (force)`).catch((err: unknown) =>
+      log(`could not drop ${made.dbName}: ${(err as Error).message}`),
+    );
     if (infra && !args['keep-infra'])
       execFileSync('bash', [path.join(ROOT, 'scripts/infra/down.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
