@@ -26,6 +26,7 @@ export function guardKv(kv: KvStore): KvStore {
     set: (key, value, ttl) => kv.set(key, value, ttl).catch(outage),
     del: (key) => kv.del(key).catch(outage),
     take: (key) => kv.take(key).catch(outage),
+    setIfAbsent: (key, value, ttl) => kv.setIfAbsent(key, value, ttl).catch(outage),
     rateLimiter: (opts) => limiter(kv.rateLimiter(opts)),
     ping: () => kv.ping(),
     close: () => kv.close(),

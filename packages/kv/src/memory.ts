@@ -34,6 +34,14 @@ export function createMemoryKv(): KvStore {
       values.delete(key);
       return entry && entry.expiresAt > Date.now() ? entry.value : null;
     },
+    async setIfAbsent(key, value, ttlSeconds) {
+      // No await between the read and the write: atomic on the one event loop.
+      const entry = values.get(key);
+      if (entry && entry.expiresAt > Date.now()) return entry.value;
+      if (ttlSeconds > 0) values.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+      else values.delete(key);
+      return value;
+    },
     rateLimiter({ name, points, durationSeconds }) {
       return wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds }), points);
     },

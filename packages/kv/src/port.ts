@@ -29,6 +29,11 @@ export interface KvStore {
   del(key: string): Promise<void>;
   /** Reads and deletes a value in one atomic step (one-use values: of two concurrent takes, one gets it). */
   take(key: string): Promise<string | null>;
+  /**
+   * Stores `value` unless the key holds one, and returns what the key holds then: of two
+   * concurrent calls, both get the value stored first. A ttl of 0 or less stores nothing.
+   */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<string>;
   rateLimiter(opts: RateLimitOptions): RateLimiter;
   ping(): Promise<boolean>;
   close(): Promise<void>;

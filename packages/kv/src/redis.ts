@@ -58,6 +58,12 @@ export function createRedisKv(conn: RedisConnection | string): KvStore {
     },
     // GETDEL (Redis 6.2+): read and delete in one command.
     take: (key) => redis.getdel(ns(key)),
+    async setIfAbsent(key, value, ttlSeconds) {
+      if (ttlSeconds <= 0) return value;
+      // SET NX (any Redis), then the winner's value when another call stored first.
+      if ((await redis.set(ns(key), value, 'EX', ttlSeconds, 'NX')) === 'OK') return value;
+      return (await redis.get(ns(key))) ?? value;
+    },
     rateLimiter({ name, points, durationSeconds }) {
       return wrapLimiter(
         new RateLimiterRedis({ storeClient: redis, keyPrefix: `kg:rl:${name}`, points, duration: durationSeconds }),

@@ -30,6 +30,15 @@ describe('view versions', () => {
     await kv.close();
   });
 
+  it('concurrent first reads, in one process or two, agree on one token', async () => {
+    const kv = createMemoryKv();
+    const [a, b] = [createViewVersions(kv), createViewVersions(kv)];
+    const tokens = await Promise.all([a.current('t'), b.current('t'), a.current('t'), b.current('t')]);
+    expect(new Set(tokens).size).toBe(1);
+    expect(await a.current('t')).toBe(tokens[0]);
+    await kv.close();
+  });
+
   it('a write between two reads of the token is seen by the second', async () => {
     const kv = createMemoryKv();
     const gateway = createViewVersions(kv);

@@ -32,9 +32,8 @@ export function createViewVersions(kv: KvStore, ttlSeconds = VIEW_TOKEN_TTL_SECO
     async current(tenantId) {
       const token = await kv.get(key(tenantId));
       if (token) return token;
-      const drawn = draw();
-      await kv.set(key(tenantId), drawn, ttlSeconds);
-      return drawn;
+      // Concurrent first reads (here or in another replica) agree on one token.
+      return kv.setIfAbsent(key(tenantId), draw(), ttlSeconds);
     },
     async changed(tenantId) {
       await kv.set(key(tenantId), draw(), ttlSeconds);

@@ -14,6 +14,7 @@ const brokenKv = (): KvStore => {
     set: fail,
     del: fail,
     take: fail,
+    setIfAbsent: fail,
     rateLimiter: () => ({ consume: fail }),
     ping: async () => false,
   };

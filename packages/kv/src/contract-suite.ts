@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { KvStore } from './port';
+
+/**
+ * What every kv adapter must do, run against each of them (memory here, Redis in
+ * redis.redis.test.ts): values and their ttl, one-use takes and set-if-absent under
+ * concurrent callers. Keys are fresh per test, so a shared server needs no cleanup.
+ */
+export function kvContract(name: string, kv: () => KvStore) {
+  const fresh = () => `contract:${randomUUID()}`;
+
+  describe(`kv contract (${name})`, () => {
+    it('stores values until their ttl; a ttl of 0 stores nothing', async () => {
+      const [a, b] = [fresh(), fresh()];
+      await kv().set(a, '1', 60);
+      expect(await kv().get(a)).toBe('1');
+      await kv().set(b, '2', 0);
+      expect(await kv().get(b)).toBeNull();
+      await kv().del(a);
+      expect(await kv().get(a)).toBeNull();
+    });
+
+    it('take reads a value once: of two concurrent takes only one gets it', async () => {
+      const once = fresh();
+      await kv().set(once, 'v', 60);
+      const [a, b] = await Promise.all([kv().take(once), kv().take(once)]);
+      expect([a, b].sort()).toEqual(['v', null].sort());
+      expect(await kv().get(once)).toBeNull();
+      expect(await kv().take(fresh())).toBeNull();
+    });
+
+    it('setIfAbsent keeps the first value: concurrent callers all get it', async () => {
+      const key = fresh();
+      const answers = await Promise.all(['a', 'b', 'c', 'd'].map((v) => kv().setIfAbsent(key, v, 60)));
+      expect(new Set(answers).size).toBe(1);
+      expect(await kv().get(key)).toBe(answers[0]);
+      expect(await kv().setIfAbsent(key, 'later', 60)).toBe(answers[0]);
+      // Once the value is gone, the next call stores its own.
+      await kv().del(key);
+      expect(await kv().setIfAbsent(key, 'again', 60)).toBe('again');
+    });
+
+    it('setIfAbsent with a ttl of 0 stores nothing and answers its value', async () => {
+      const key = fresh();
+      expect(await kv().setIfAbsent(key, 'v', 0)).toBe('v');
+      expect(await kv().get(key)).toBeNull();
+    });
+  });
+}
