@@ -46,5 +46,27 @@ export function kvContract(name: string, kv: () => KvStore) {
       expect(await kv().setIfAbsent(key, 'v', 0)).toBe('v');
       expect(await kv().get(key)).toBeNull();
     });
+
+    it('a concurrency limiter holds at most max slots per key; a release frees one, twice frees one', async () => {
+      const limiter = kv().concurrencyLimiter({ name: `c${randomUUID()}`, max: 2, leaseSeconds: 60 });
+      const slots = await Promise.all([1, 2, 3, 4].map(() => limiter.acquire('tenant')));
+      expect(slots.filter(Boolean)).toHaveLength(2);
+      expect(await limiter.acquire('other')).not.toBeNull();
+      // Refused takes gave their point back: one release is enough for one more.
+      const held = slots.filter((s) => s !== null);
+      await held[0]!.release();
+      await held[0]!.release();
+      expect(await limiter.acquire('tenant')).not.toBeNull();
+      expect(await limiter.acquire('tenant')).toBeNull();
+    });
+
+    it('rate limiters name their policy: limit per window', () => {
+      const name = `p${randomUUID()}`;
+      expect(kv().rateLimiter({ name, points: 7, durationSeconds: 30 }).policy).toEqual({
+        name,
+        limit: 7,
+        windowSeconds: 30,
+      });
+    });
   });
 }

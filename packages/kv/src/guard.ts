@@ -1,5 +1,5 @@
 import { AppError, isAppError } from '@kg/contracts';
-import type { KvStore, RateLimiter } from './port';
+import type { ConcurrencyLimiter, KvStore, RateLimiter } from './port';
 
 /** Seconds a client is asked to wait (Retry-After) when the kv store cannot be reached. */
 export const KV_RETRY_AFTER_SECONDS = 5;
@@ -18,7 +18,16 @@ const outage = (err: unknown): never => {
  */
 export function guardKv(kv: KvStore): KvStore {
   const limiter = (inner: RateLimiter): RateLimiter => ({
+    ...(inner.policy ? { policy: inner.policy } : {}),
     consume: (key, points) => inner.consume(key, points).catch(outage),
+  });
+  const concurrency = (inner: ConcurrencyLimiter): ConcurrencyLimiter => ({
+    max: inner.max,
+    acquire: async (key) => {
+      const slot = await inner.acquire(key).catch(outage);
+      // A failed release is left to the lease: the answer has been given by then.
+      return slot && { release: () => slot.release().catch(() => undefined) };
+    },
   });
   return {
     kind: kv.kind,
@@ -28,6 +37,7 @@ export function guardKv(kv: KvStore): KvStore {
     take: (key) => kv.take(key).catch(outage),
     setIfAbsent: (key, value, ttl) => kv.setIfAbsent(key, value, ttl).catch(outage),
     rateLimiter: (opts) => limiter(kv.rateLimiter(opts)),
+    concurrencyLimiter: (opts) => concurrency(kv.concurrencyLimiter(opts)),
     ping: () => kv.ping(),
     close: () => kv.close(),
   };

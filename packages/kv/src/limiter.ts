@@ -1,9 +1,10 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitResult } from './port';
+import type { ConcurrencyLimiter, RateLimiter, RateLimitPolicy, RateLimitResult } from './port';
 
 /** Adapts a rate-limiter-flexible limiter (memory or Redis) to the port. */
-export function wrapLimiter(limiter: RateLimiterAbstract, points: number): RateLimiter {
+export function wrapLimiter(limiter: RateLimiterAbstract, points: number, policy?: RateLimitPolicy): RateLimiter {
   return {
+    ...(policy ? { policy } : {}),
     async consume(key, cost = 1): Promise<RateLimitResult> {
       try {
         const res = await limiter.consume(key, cost);
@@ -24,6 +25,42 @@ export function wrapLimiter(limiter: RateLimiterAbstract, points: number): RateL
         }
         throw err;
       }
+    },
+  };
+}
+
+/**
+ * A concurrency limit on a rate-limiter-flexible limiter whose window is the lease: taking
+ * a slot consumes a point, releasing rewards it. A refused take gives its point back at
+ * once. A release after the window has ended (the count started again from zero) gives
+ * nothing back, so the count never goes below zero; the limit is then approximate for the
+ * slots taken before the window ended, never unbounded.
+ */
+export function wrapConcurrency(limiter: RateLimiterAbstract, max: number): ConcurrencyLimiter {
+  const giveBack = async (key: string) => {
+    const held = await limiter.get(key);
+    if (held && held.consumedPoints > 0) await limiter.reward(key, 1);
+  };
+  return {
+    max,
+    async acquire(key) {
+      try {
+        await limiter.consume(key, 1);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) {
+          await giveBack(key);
+          return null;
+        }
+        throw err;
+      }
+      let released = false;
+      return {
+        async release() {
+          if (released) return;
+          released = true;
+          await giveBack(key);
+        },
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { KvStore } from './port';
-import { wrapLimiter } from './limiter';
+import { wrapConcurrency, wrapLimiter } from './limiter';
 
 /** In-memory kv for the one-process mode: values expire lazily and on a periodic sweep. */
 export function createMemoryKv(): KvStore {
@@ -43,7 +43,14 @@ export function createMemoryKv(): KvStore {
       return value;
     },
     rateLimiter({ name, points, durationSeconds }) {
-      return wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds }), points);
+      return wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds }), points, {
+        name,
+        limit: points,
+        windowSeconds: durationSeconds,
+      });
+    },
+    concurrencyLimiter({ name, max, leaseSeconds }) {
+      return wrapConcurrency(new RateLimiterMemory({ keyPrefix: name, points: max, duration: leaseSeconds }), max);
     },
     async ping() {
       return true;

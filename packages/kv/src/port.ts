@@ -6,8 +6,38 @@ export interface RateLimitResult {
   resetSeconds: number;
 }
 
+/** What a limiter allows, for the IETF `RateLimit-Policy` header: `limit` points per `windowSeconds`. */
+export interface RateLimitPolicy {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
 export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateLimitResult>;
+  /** The policy it enforces (absent on stand-ins that do not say). */
+  readonly policy?: RateLimitPolicy;
+}
+
+/** A slot of a concurrency limit, held until released (or until its lease runs out). */
+export interface ConcurrencySlot {
+  release(): Promise<void>;
+}
+
+/**
+ * At most `max` holders at once per key (concurrent uploads of a tenant). `acquire` answers
+ * null when all slots are held. A slot that is never released (its process died) frees
+ * itself when the key's lease ends, `leaseSeconds` after the key was first taken.
+ */
+export interface ConcurrencyLimiter {
+  acquire(key: string): Promise<ConcurrencySlot | null>;
+  readonly max: number;
+}
+
+export interface ConcurrencyOptions {
+  name: string;
+  max: number;
+  leaseSeconds: number;
 }
 
 export interface RateLimitOptions {
@@ -35,6 +65,7 @@ export interface KvStore {
    */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<string>;
   rateLimiter(opts: RateLimitOptions): RateLimiter;
+  concurrencyLimiter(opts: ConcurrencyOptions): ConcurrencyLimiter;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }

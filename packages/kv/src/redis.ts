@@ -1,7 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { KvStore } from './port';
-import { wrapLimiter } from './limiter';
+import { wrapConcurrency, wrapLimiter } from './limiter';
 
 export interface RedisConnection {
   /** redis://[user:password@]host:port[/db] or rediss://… (TLS, certificate verified). */
@@ -68,6 +68,13 @@ export function createRedisKv(conn: RedisConnection | string): KvStore {
       return wrapLimiter(
         new RateLimiterRedis({ storeClient: redis, keyPrefix: `kg:rl:${name}`, points, duration: durationSeconds }),
         points,
+        { name, limit: points, windowSeconds: durationSeconds },
+      );
+    },
+    concurrencyLimiter({ name, max, leaseSeconds }) {
+      return wrapConcurrency(
+        new RateLimiterRedis({ storeClient: redis, keyPrefix: `kg:cl:${name}`, points: max, duration: leaseSeconds }),
+        max,
       );
     },
     async ping() {

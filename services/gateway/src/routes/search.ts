@@ -16,6 +16,10 @@ async function nodesInOrder(peers: GatewayPeers, identity: Identity | null, ids:
   return (await peers.graph.as(identity).search.nodes({ ids })).nodes;
 }
 
+/** True when GET /nodes asks the search service (semantic or hybrid with a query): limited as a search. */
+export const asksSearch = (q: ListNodesQuery) =>
+  q.query !== undefined && q.query.trim() !== '' && (q.mode ?? 'hybrid') !== 'keyword';
+
 /**
  * GET /nodes: without a query (or a blank one) graph lists; with `mode=keyword` graph ranks by
  * BM25; otherwise (hybrid, the default, or semantic) the search service ranks and fuses
@@ -56,6 +60,7 @@ export const searchRoutes: Route[] = [
     tag: 'Search',
     auth: 'required',
     service: 'search',
+    rateLimit: 'search',
     query: SuggestionsQuery,
     success: { status: 200, description: 'Link suggestions', schema: LinkSuggestions },
     errors: [404],
@@ -94,6 +99,7 @@ export const searchRoutes: Route[] = [
     tag: 'Search',
     auth: 'required',
     service: 'search',
+    rateLimit: 'search',
     body: ContextRequest,
     success: { status: 200, description: 'Ranked context nodes with scores and reasons', schema: ContextResponse },
     async handle(req, peers) {
