@@ -260,6 +260,23 @@ describe('captures service', () => {
     expect(changes).toContain(`${c.id} deleted`);
   });
 
+  it("usage counts the bytes of a tenant's uploaded files, not its text captures, nor another tenant's", async () => {
+    const carol: Identity = { tenantId: newId('tenant'), subject: 'u3', credential: { kind: 'jwt', id: 'j3' } };
+    expect(await gateway(carol).usage({})).toEqual({ stored_bytes: 0 });
+    const file = (n: number) => ({
+      filename: 'a.txt',
+      mime_type: 'text/plain',
+      content_type: 'note' as const,
+      bytes_base64: Buffer.alloc(n, 'a').toString('base64'),
+    });
+    const [a] = await Promise.all([gateway(carol).upload(file(1000)), gateway(carol).upload(file(24))]);
+    await gateway(carol).create(note);
+    await gateway(bob).upload(file(5));
+    expect(await gateway(carol).usage({})).toEqual({ stored_bytes: 1024 });
+    await gateway(carol).delete({ id: a!.id });
+    expect(await gateway(carol).usage({})).toEqual({ stored_bytes: 24 });
+  });
+
   it('only the ingest worker reaches the pipeline, and it reaches nothing else', async () => {
     const c = await gateway().create(note);
     await expect(as('gateway', alice).pipeline.claim({ capture_id: c.id, run_id: newId('run') })).rejects.toMatchObject(

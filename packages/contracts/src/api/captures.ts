@@ -44,6 +44,8 @@ export const capturesApi = {
     }),
     ['gateway'],
   ),
+  /** Bytes of uploaded files the caller's tenant keeps (every capture with a file), for the upload quota. */
+  usage: query('tenant', z.object({}), z.object({ stored_bytes: z.number().int().min(0) }), ['gateway']),
   /** POST /captures: stores the capture as `pending` and queues a run (capture.queued, same transaction). */
   create: mutation('tenant', CreateCaptureInput, Capture, ['gateway']),
   /** POST /captures/upload: the gateway has checked size and type; stores the blob, then as create. */

@@ -20,12 +20,14 @@ import {
   provenance,
 } from '../domain/reads';
 import { uploadCapture } from '../domain/uploads';
+import { storedBytes } from '../store/captures';
 
 type H = Omit<Handlers<typeof capturesApi>, 'info' | 'pipeline'>;
 
 /** The public capture operations (the gateway's calls), each acting for the caller's tenant. */
 export const captureHandlers = (ctx: CapturesContext): H => ({
   stats: ({ ctx: c }) => captureStats(ctx, c.identity.tenantId),
+  usage: async ({ ctx: c }) => ({ stored_bytes: await storedBytes(ctx.db, c.identity.tenantId) }),
   create: ({ input, ctx: c }) => createCapture(ctx, c.identity.tenantId, input),
   upload: ({ input, ctx: c }) => uploadCapture(ctx, c.identity.tenantId, input),
   check: ({ input, ctx: c }) => checkUrl(ctx, c.identity.tenantId, input.url),

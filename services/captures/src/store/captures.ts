@@ -74,6 +74,15 @@ export async function countByStatus(db: DbOrTx, tenantId: string): Promise<Recor
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
+/** Bytes of the uploaded files a tenant keeps (the sizes recorded with each capture's file). */
+export async function storedBytes(db: DbOrTx, tenantId: string): Promise<number> {
+  const [row] = await db
+    .select({ bytes: sql<string | null>`sum(${items.sizeBytes})` })
+    .from(items)
+    .where(and(eq(items.tenantId, tenantId), isNotNull(items.blobKey)));
+  return Number(row?.bytes ?? 0);
+}
+
 /**
  * Captures of every tenant that wait too long: processing with a lease expired before
  * `before`, or pending and queued before `before`. Oldest first.
