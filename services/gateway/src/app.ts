@@ -10,6 +10,7 @@ import { createAuthenticator } from './http/authenticate';
 import { ApiKeyCache } from './http/api-key-cache';
 import { problem, sendProblem, toProblem } from './http/problem';
 import { groupLimits, requestError, routeHandler } from './http/route-handler';
+import { IETF_RATE_LIMIT_HEADERS, RATE_LIMIT_HEADERS } from './http/rate-limit';
 import { ViewCache } from './http/view-cache';
 import { mountMethodNotAllowed } from './http/method-not-allowed';
 import { requestLogger } from './http/request-log';
@@ -57,7 +58,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.use(
     cors({
       origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,
-      exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'WWW-Authenticate'],
+      exposedHeaders: [...RATE_LIMIT_HEADERS, ...IETF_RATE_LIMIT_HEADERS, 'WWW-Authenticate'],
     }),
   );
 

@@ -29,6 +29,30 @@ export const gatewayHttpSchema = z.object({
   /** Requests per minute on the graph endpoints, per credential (API key or sign-in session). */
   GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: env.positiveInt(600),
   /**
+   * Semantic and hybrid searches (GET /nodes with a query), link suggestions and POST /context
+   * per minute, per tenant: each asks the embedder (docs/API.md "Rate limits").
+   */
+  SEARCH_RATE_LIMIT_PER_MINUTE: env.positiveInt(240),
+  /** The same, per credential (API key or sign-in session). */
+  SEARCH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: env.positiveInt(120),
+  /** POST /captures per minute, per tenant (each capture runs the ingest pipeline). */
+  CAPTURE_RATE_LIMIT_PER_MINUTE: env.positiveInt(60),
+  /** POST /captures per minute, per credential. */
+  CAPTURE_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: env.positiveInt(30),
+  /** POST /captures/upload per minute, per tenant. */
+  UPLOAD_RATE_LIMIT_PER_MINUTE: env.positiveInt(30),
+  /** Uploads of one tenant in progress at once, across gateway replicas (429 beyond). */
+  UPLOAD_CONCURRENCY_PER_TENANT: env.positiveInt(4),
+  /** Uploads in progress at once in one gateway process, all tenants (each holds its file in memory; 503 beyond). */
+  UPLOAD_CONCURRENCY_PER_PROCESS: env.positiveInt(8),
+  /** Bytes of uploaded files a tenant may keep (1 GiB); an upload past it answers 413 until captures are deleted. */
+  UPLOAD_STORAGE_QUOTA_BYTES: env.positiveInt(1024 * 1024 * 1024),
+  /**
+   * Reclassification jobs per minute, per tenant: POST /para (each new item starts one),
+   * POST /para/{id}/match and POST /para/rescan share it (each scans every orphan node).
+   */
+  PARA_JOB_RATE_LIMIT_PER_MINUTE: env.positiveInt(20),
+  /**
    * How long a verified API key is trusted without asking the auth service (seconds; 0: ask
    * every time). A revocation reaches the gateway as an event and drops the key at once;
    * this is the bound when that event is late. At most 300 s.

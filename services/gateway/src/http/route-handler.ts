@@ -4,31 +4,45 @@ import { withRequestId } from '@kg/trpc';
 import type { KvStore } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import type { GatewayPeers } from '../peers';
-import type { Route } from '../routes/route';
+import type { LimitGroup, Route } from '../routes/route';
 import type { createAuthenticator } from './authenticate';
 import type { ApiKeyCache } from './api-key-cache';
 import type { ViewCache } from './view-cache';
 import { problem, sendProblem, toProblem } from './problem';
 import { parsePart } from './validate';
 import { enforceLimits } from './rate-limit';
+import { discardBody, type DiscardBounds } from './uploads';
 
 type GroupLimits = ReturnType<typeof groupLimits>;
 
 /** Operations without query parameters still reject unknown ones (400), like every other operation. */
 const NoQuery = z.object({}).strict();
 
-/** Limiters of rate-limited route groups: one per tenant and one per credential. */
+/** Seconds a refused upload's body is read at most before the answer closes the connection. */
+const DISCARD_MAX_MS = 30_000;
+
+/**
+ * Limiters of rate-limited route groups, one per tenant and one per credential (`Route.rateLimit`
+ * and `req.limitGroup`), and how much of a refused request body is read before answering.
+ */
 export function groupLimits(kv: KvStore, config: GatewayHttpConfig) {
+  const perMinute = (name: string, points: number) => kv.rateLimiter({ name, points, durationSeconds: 60 });
   return {
     graph: {
-      tenant: kv.rateLimiter({ name: 'graph-tenant', points: config.GRAPH_RATE_LIMIT_PER_MINUTE, durationSeconds: 60 }),
-      credential: kv.rateLimiter({
-        name: 'graph-credential',
-        points: config.GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE,
-        durationSeconds: 60,
-      }),
+      tenant: perMinute('graph-tenant', config.GRAPH_RATE_LIMIT_PER_MINUTE),
+      credential: perMinute('graph-credential', config.GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE),
     },
-  };
+    search: {
+      tenant: perMinute('search-tenant', config.SEARCH_RATE_LIMIT_PER_MINUTE),
+      credential: perMinute('search-credential', config.SEARCH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE),
+    },
+    captures: {
+      tenant: perMinute('captures-tenant', config.CAPTURE_RATE_LIMIT_PER_MINUTE),
+      credential: perMinute('captures-credential', config.CAPTURE_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE),
+    },
+    /** A refused upload's body: up to one file more (plus its form) is read before answering. */
+    discardBody: { maxBytes: config.UPLOAD_MAX_BYTES + 1024 * 1024, maxMs: DISCARD_MAX_MS } satisfies DiscardBounds,
+  } satisfies Record<LimitGroup, unknown> & { discardBody: DiscardBounds };
 }
 
 export function routeHandler(
@@ -48,13 +62,15 @@ export function routeHandler(
       // Read ahead, beside the limits below (a round trip to Redis each in the distributed mode).
       const viewToken = route.keepsViews && identity ? views.token(identity.tenantId) : null;
       viewToken?.catch(() => {}); // a failure is met where it is awaited; a 429 before then drops it
-      if (route.rateLimit && identity) {
-        const group = limits[route.rateLimit];
+      const limitGroup = async (name: LimitGroup) => {
+        if (!identity) return;
+        const group = limits[name];
         await enforceLimits(res, [
           [group.tenant, identity.tenantId],
           [group.credential, `${identity.credential.kind}:${identity.credential.id}`],
         ]);
-      }
+      };
+      if (route.rateLimit) await limitGroup(route.rateLimit);
       if (route.body && req.body === undefined) {
         // A body was sent in another media type (415), or none at all: every operation that takes a
         // body requires one (the OpenAPI document says `required: true`), even when all its fields are optional.
@@ -76,6 +92,7 @@ export function routeHandler(
           body: parsePart(route.body, req.body, 'body'),
           ip: req.ip ?? 'unknown',
           limit: (checks) => enforceLimits(res, checks),
+          limitGroup,
           cachedView: async (key, load) =>
             identity ? (await views.view(identity.tenantId, route.operationId, key, load, viewToken)).json : load(),
           forgetApiKey: (id) => apiKeys.revoke(id),
@@ -91,7 +108,10 @@ export function routeHandler(
       else if (Buffer.isBuffer(result.body)) res.status(status).send(result.body);
       else res.status(status).json(result.body);
     } catch (err) {
-      sendProblem(res, toProblem(err, route.service, req.log));
+      const answer = toProblem(err, route.service, req.log);
+      // An upload refused before its body was read: read the rest first, so the client can read the answer.
+      if (route.multipart) await discardBody(req, res, limits.discardBody);
+      if (!res.headersSent) sendProblem(res, answer);
     }
   }
 }

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, invalid, type CaptureContentType } from '@kg/contracts';
 
@@ -92,11 +92,10 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
     const fail = (err: AppError) => {
       if (failure) return;
       failure = err;
-      // Stop parsing; read what the client still sends and throw it away, then answer.
+      // Stop parsing and keep nothing; the route's error answer reads and discards what the
+      // client still sends first (discardBody), so the client can read it.
       req.unpipe(bb);
-      req.resume();
-      if (req.readableEnded) reject(err);
-      else req.once('end', () => reject(err));
+      reject(err);
     };
     // A declared length far above the limit is refused before reading anything but the headers.
     if (Number.isFinite(declaredLength) && declaredLength > opts.maxBytes + 1024 * 1024) {
@@ -161,4 +160,65 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
     req.on('aborted', () => fail(invalid('The upload was interrupted')));
     req.pipe(bb);
   });
+}
+
+/** How much of a refused request body is read and thrown away before answering (discardBody). */
+export interface DiscardBounds {
+  maxBytes: number;
+  maxMs: number;
+}
+
+/**
+ * Before an error answers a request whose body is still arriving (an upload refused by a
+ * limit, too large, or malformed): reads the rest and throws it away, so a client still
+ * sending can read the answer; closing with unread bytes would reset the connection
+ * (ECONNRESET) before the client reads the problem. Past `maxBytes` more or `maxMs`, the
+ * answer says `Connection: close` and the connection closes after it.
+ */
+export async function discardBody(req: Request, res: Response, bounds: DiscardBounds): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return;
+  const ended = await new Promise<boolean>((resolve) => {
+    let seen = 0;
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > bounds.maxBytes) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(req.complete);
+    const timer = setTimeout(() => done(false), bounds.maxMs);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.resume();
+  });
+  if (!ended) res.setHeader('Connection', 'close');
+}
+
+/** Uploads in progress in this process (each holds its file in memory): at most `max` at once. */
+export class UploadGate {
+  private active = 0;
+  constructor(readonly max: number) {}
+
+  /** A release function, or null when `max` uploads are in progress. */
+  enter(): (() => void) | null {
+    if (this.active >= this.max) return null;
+    this.active++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.active--;
+    };
+  }
+
+  get inProgress(): number {
+    return this.active;
+  }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  AppError,
   ById,
   Capture,
   CaptureActivityList,
@@ -11,9 +12,12 @@ import {
   CreateCaptureInput,
   ListCapturesQuery,
   UploadCaptureInput,
+  rateLimited,
 } from '@kg/contracts';
+import type { ConcurrencyLimiter, KvStore, RateLimiter } from '@kg/kv';
+import type { GatewayHttpConfig } from '../config';
 import { parsePart } from '../http/validate';
-import { ACCEPTED_TYPES, readUpload } from '../http/uploads';
+import { ACCEPTED_TYPES, UploadGate, readUpload } from '../http/uploads';
 import { defineRoute, noContent, ok, type Route } from './route';
 
 const base = { tag: 'Captures', auth: 'required', service: 'captures' } as const;
@@ -32,8 +36,74 @@ const UploadForm = z.strictObject({
   why: UploadCaptureInput.shape.why,
 });
 
+/** Seconds a tenant's upload slot is held at most when its release is lost (a gateway that died). */
+const UPLOAD_SLOT_LEASE_SECONDS = 600;
+/** Retry-After of an upload refused because others are in progress (their end is not known). */
+const UPLOAD_BUSY_RETRY_SECONDS = 5;
+
+export interface UploadLimits {
+  uploadMaxBytes: number;
+  /** Uploads per minute, per tenant. */
+  perMinute: RateLimiter;
+  /** Uploads in progress per tenant, across replicas. */
+  perTenant: ConcurrencyLimiter;
+  /** Uploads in progress in this process. */
+  perProcess: UploadGate;
+  /** Bytes of uploaded files a tenant may keep. */
+  quotaBytes: number;
+}
+
+/** The upload limits of the gateway's settings; counts live in the kv store (Redis in the distributed mode). */
+export const uploadLimits = (kv: KvStore, config: GatewayHttpConfig): UploadLimits => ({
+  uploadMaxBytes: config.UPLOAD_MAX_BYTES,
+  perMinute: kv.rateLimiter({
+    name: 'uploads-tenant',
+    points: config.UPLOAD_RATE_LIMIT_PER_MINUTE,
+    durationSeconds: 60,
+  }),
+  perTenant: kv.concurrencyLimiter({
+    name: 'uploads-in-progress',
+    max: config.UPLOAD_CONCURRENCY_PER_TENANT,
+    leaseSeconds: UPLOAD_SLOT_LEASE_SECONDS,
+  }),
+  perProcess: new UploadGate(config.UPLOAD_CONCURRENCY_PER_PROCESS),
+  quotaBytes: config.UPLOAD_STORAGE_QUOTA_BYTES,
+});
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+const overQuota = (used: number, quota: number) =>
+  new AppError(
+    'payload_too_large',
+    `This upload would take the tenant's stored files past its quota of ${quota} bytes (${mib(quota)}); ` +
+      `${used} bytes (${mib(used)}) are in use. Delete captures with files to make room.`,
+  );
+
+/**
+ * Takes a slot of the tenant's uploads in progress, then one of this process's: 429 (per
+ * tenant) or 503 (this process is full), each with Retry-After. Resolves to their release.
+ */
+async function uploadSlot(limits: UploadLimits, tenantId: string): Promise<() => Promise<void>> {
+  const slot = await limits.perTenant.acquire(tenantId);
+  if (!slot)
+    throw rateLimited(
+      UPLOAD_BUSY_RETRY_SECONDS,
+      `This tenant already has ${limits.perTenant.max} uploads in progress (the limit); retry when one has finished`,
+    );
+  const leave = limits.perProcess.enter();
+  if (!leave) {
+    await slot.release();
+    throw new AppError('unavailable', 'The server is receiving many uploads; retry shortly', {
+      retryAfterSeconds: UPLOAD_BUSY_RETRY_SECONDS,
+    });
+  }
+  return async () => {
+    leave();
+    await slot.release();
+  };
+}
+
 /** Captures (SPEC.md section 4): submission, upload, reads and the lifecycle actions. */
-export const captureRoutes = (limits: { uploadMaxBytes: number }): Route[] => [
+export const captureRoutes = (limits: UploadLimits): Route[] => [
   defineRoute({
     ...base,
     method: 'post',
@@ -41,6 +111,7 @@ export const captureRoutes = (limits: { uploadMaxBytes: number }): Route[] => [
     operationId: 'createCapture',
     summary: 'Submit a capture: stored as pending and queued for processing',
     body: CreateCaptureInput,
+    rateLimit: 'captures',
     success: { status: 201, description: 'Created and queued', schema: Capture },
     async handle(req, peers) {
       return ok(await peers.captures.as(req.identity).create(req.body), 201);
@@ -51,21 +122,35 @@ export const captureRoutes = (limits: { uploadMaxBytes: number }): Route[] => [
     method: 'post',
     path: '/captures/upload',
     operationId: 'uploadCapture',
-    summary: 'Upload a file as a capture (type detected from the content; 413 over 25 MiB, 415 when not accepted)',
+    summary:
+      'Upload a file as a capture (type detected from the content; 413 over 25 MiB or past the stored-bytes quota, 415 when not accepted, 429 past the upload limits)',
     multipart: UploadForm,
     success: { status: 201, description: 'Created and queued', schema: Capture },
+    errors: [429],
     async handle(req, peers) {
-      const upload = await readUpload(req.raw, { maxBytes: limits.uploadMaxBytes, allowedFields: ['title', 'why'] });
-      const fields = parsePart(UploadFields, upload.fields, 'body');
-      const capture = await peers.captures.as(req.identity).upload({
-        filename: upload.filename.slice(0, 255),
-        mime_type: upload.mimeType,
-        content_type: upload.contentType,
-        bytes_base64: upload.bytes.toString('base64'),
-        ...(fields.title !== undefined ? { title: fields.title } : {}),
-        ...(fields.why !== undefined ? { why: fields.why } : {}),
-      });
-      return ok(capture, 201);
+      const tenantId = req.identity!.tenantId;
+      await req.limit([[limits.perMinute, tenantId]]);
+      const release = await uploadSlot(limits, tenantId);
+      try {
+        const captures = peers.captures.as(req.identity);
+        // Refused before the file is read when the quota is already used up.
+        const { stored_bytes: used } = await captures.usage({});
+        if (used >= limits.quotaBytes) throw overQuota(used, limits.quotaBytes);
+        const upload = await readUpload(req.raw, { maxBytes: limits.uploadMaxBytes, allowedFields: ['title', 'why'] });
+        if (used + upload.bytes.length > limits.quotaBytes) throw overQuota(used, limits.quotaBytes);
+        const fields = parsePart(UploadFields, upload.fields, 'body');
+        const capture = await captures.upload({
+          filename: upload.filename.slice(0, 255),
+          mime_type: upload.mimeType,
+          content_type: upload.contentType,
+          bytes_base64: upload.bytes.toString('base64'),
+          ...(fields.title !== undefined ? { title: fields.title } : {}),
+          ...(fields.why !== undefined ? { why: fields.why } : {}),
+        });
+        return ok(capture, 201);
+      } finally {
+        await release();
+      }
     },
   }),
   defineRoute({

@@ -3,7 +3,7 @@ import type { GatewayHttpConfig } from '../config';
 import { authRoutes } from './auth';
 import { createOidcSignIn } from '../sign-in/oidc';
 import { createSessionCookies } from '../sign-in/session-cookie';
-import { captureRoutes } from './captures';
+import { captureRoutes, uploadLimits } from './captures';
 import { eventRoutes } from './events';
 import type { EventFeed } from '../events/feed';
 import { graphRoutes } from './graph';
@@ -11,7 +11,7 @@ import { meRoutes } from './me';
 import { nodeRoutes } from './nodes';
 import { proposalRoutes } from './proposals';
 import { searchRoutes } from './search';
-import { paraRoutes } from './para';
+import { paraLimits, paraRoutes } from './para';
 import { unbuiltRoutes } from './unbuilt';
 import type { Route } from './route';
 
@@ -47,10 +47,8 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
     ...proposalRoutes,
     ...searchRoutes,
     ...graphRoutes,
-    ...paraRoutes({
-      rescan: kv.rateLimiter({ name: 'para-rescan', points: 1, durationSeconds: 300 }),
-    }),
-    ...captureRoutes({ uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
+    ...paraRoutes(paraLimits(kv, config)),
+    ...captureRoutes(uploadLimits(kv, config)),
     ...eventRoutes(events),
     ...unbuiltRoutes,
   ];

@@ -11,7 +11,7 @@ import {
   UpdateNodeInput,
 } from '@kg/contracts';
 import { defineRoute, noContent, ok, type Route } from './route';
-import { listNodes } from './search';
+import { asksSearch, listNodes } from './search';
 
 const base = { tag: 'Nodes', auth: 'required', service: 'graph' } as const;
 
@@ -21,10 +21,13 @@ export const nodeRoutes: Route[] = [
     method: 'get',
     path: '/nodes',
     operationId: 'listNodes',
-    summary: 'List and search nodes (mode hybrid by default; keyword, semantic)',
+    summary:
+      'List and search nodes (mode hybrid by default; keyword, semantic); semantic and hybrid queries are rate-limited (429)',
     query: ListNodesQuery,
     success: { status: 200, description: 'A page of nodes', schema: NodePage },
+    errors: [429],
     async handle(req, peers) {
+      if (asksSearch(req.query)) await req.limitGroup('search');
       return ok(await listNodes(req.query, peers, req.identity));
     },
   }),

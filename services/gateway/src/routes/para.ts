@@ -10,17 +10,32 @@ import {
   RescanAccepted,
   UpdateParaItemInput,
 } from '@kg/contracts';
-import type { RateLimiter } from '@kg/kv';
+import type { KvStore, RateLimiter } from '@kg/kv';
+import type { GatewayHttpConfig } from '../config';
 import { defineRoute, ok, type Route } from './route';
 
 const base = { tag: 'PARA', auth: 'required', service: 'para' } as const;
 const item = (description: string) => ({ status: 200, description, schema: ParaItem });
 
+export interface ParaLimits {
+  /** One rescan per tenant per 5 minutes (SPEC.md). */
+  rescan: RateLimiter;
+  /** Reclassification jobs per tenant per minute: item creation, match and rescan share it. */
+  jobs: RateLimiter;
+}
+
+/** The PARA limits, counted in the shared kv store (Redis in the distributed mode). */
+export const paraLimits = (kv: KvStore, config: GatewayHttpConfig): ParaLimits => ({
+  rescan: kv.rateLimiter({ name: 'para-rescan', points: 1, durationSeconds: 300 }),
+  jobs: kv.rateLimiter({ name: 'para-jobs', points: config.PARA_JOB_RATE_LIMIT_PER_MINUTE, durationSeconds: 60 }),
+});
+
 /**
  * PARA items: tree, list, CRUD, lifecycle and reclassification jobs (SPEC.md section 4).
- * `rescan` allows one rescan per tenant per 5 minutes, counted in the shared kv store.
+ * Each operation that starts a scan of every orphan node (create, match, rescan) takes a
+ * point of the tenant's job limit; `rescan` is also allowed once per tenant per 5 minutes.
  */
-export const paraRoutes = (limits: { rescan: RateLimiter }): Route[] => [
+export const paraRoutes = (limits: ParaLimits): Route[] => [
   defineRoute({
     ...base,
     method: 'get',
@@ -49,10 +64,13 @@ export const paraRoutes = (limits: { rescan: RateLimiter }): Route[] => [
     method: 'post',
     path: '/para',
     operationId: 'createParaItem',
-    summary: 'Create a PARA item (slug from the label, unique per category: my-label, my-label-2, …)',
+    summary:
+      'Create a PARA item (slug from the label, unique per category: my-label, my-label-2, …); starts a reclassification job',
     body: CreateParaItemInput,
     success: { status: 201, description: 'Created', schema: ParaItem },
+    errors: [429],
     async handle(req, peers) {
+      await req.limit([[limits.jobs, req.identity!.tenantId]]);
       return ok(await peers.para.as(req.identity).items.create(req.body), 201);
     },
   }),
@@ -144,7 +162,11 @@ export const paraRoutes = (limits: { rescan: RateLimiter }): Route[] => [
     success: { status: 202, description: 'Queued: the count of orphan nodes and the job', schema: RescanAccepted },
     errors: [429],
     async handle(req, peers) {
-      await req.limit([[limits.rescan, req.identity!.tenantId]]);
+      const tenantId = req.identity!.tenantId;
+      await req.limit([
+        [limits.jobs, tenantId],
+        [limits.rescan, tenantId],
+      ]);
       return ok(await peers.para.as(req.identity).rescan({}), 202);
     },
   }),
@@ -156,8 +178,9 @@ export const paraRoutes = (limits: { rescan: RateLimiter }): Route[] => [
     summary: 'Start a job that assigns matching orphan nodes to this item (409 unless the item is active)',
     params: ById,
     success: { status: 202, description: 'The job, queued', schema: ParaJob },
-    errors: [404, 409],
+    errors: [404, 409, 429],
     async handle(req, peers) {
+      await req.limit([[limits.jobs, req.identity!.tenantId]]);
       return ok(await peers.para.as(req.identity).items.match({ id: req.params.id }), 202);
     },
   }),

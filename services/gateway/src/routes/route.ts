@@ -7,6 +7,9 @@ import type { GatewayPeers } from '../peers';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
+/** Route groups limited per tenant and per credential (services/gateway/src/http/route-handler.ts). */
+export type LimitGroup = 'graph' | 'search' | 'captures';
+
 /** A JSON answer kept as its UTF-8 bytes (the gateway's kept views): written to every response as is. */
 export type JsonBytes = Buffer & { readonly __jsonBytes: unique symbol };
 
@@ -18,6 +21,8 @@ export interface RouteRequest<P, Q, B> {
   ip: string;
   /** Consumes rate-limit points (sets RateLimit-* headers; throws 429 when exhausted). */
   limit(checks: Array<[RateLimiter, string]>): Promise<void>;
+  /** Consumes a point of a group's limits for the caller's tenant and credential (429 when exhausted). */
+  limitGroup(group: LimitGroup): Promise<void>;
   /**
    * A graph view of the caller's tenant: kept by the gateway under the tenant's view token and
    * served again until a write changes that token; `key` names the view (its validated input).
@@ -71,7 +76,7 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   /** Error statuses documented for this operation besides 401/400/500. */
   errors?: readonly number[];
   /** Rate-limited group (per tenant and per credential), e.g. the graph endpoints. */
-  rateLimit?: 'graph';
+  rateLimit?: LimitGroup;
   /** The operation answers through `cachedView`: the tenant's view token is read while its limits are consumed. */
   keepsViews?: boolean;
   /** Set on operations whose feature has not landed: answers 501 after authentication. */
