@@ -21,6 +21,7 @@ import { openDatabase } from '@kg/db';
 import { createMemoryVectorIndex } from '@kg/vectors';
 import { commonLexemes, corpusStats, keywordSearch } from '../../services/graph/src/store/keyword';
 import { createRanker } from '../../services/search/src/ranking/search';
+import { directEmbedder } from '../../services/search/src/tenant-embedder';
 import { fuse, SEMANTIC_WEIGHT, type Scored } from '../../services/search/src/ranking/fusion';
 import { signIn, startEmbeddedAt } from './servers';
 
@@ -132,7 +133,7 @@ const sweep = new Map<number, Scores>();
   const corpus = await corpusStats(database.db, tenantId, await commonLexemes(database.db));
   const ranker = createRanker({
     vectors,
-    embedder: queryEmbedder,
+    embedder: directEmbedder(queryEmbedder),
     keyword: async (tenant, query, _filters, limit) =>
       (await keywordSearch(database.db, tenant, query, {}, limit, 0, corpus)).hits,
   });

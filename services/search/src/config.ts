@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { env } from '@kg/config';
 import { SEMANTIC_WEIGHT } from './ranking/fusion';
 import { EMBEDDING_CACHE_SIZE } from './embedding-cache';
+import { EMBED_CONCURRENCY, EMBED_QUEUE_PER_TENANT } from './embedder-queue';
 
-/** Ranking and embedding-cache settings, shared by the search process and the one-process host. */
+/** Ranking, embedding-cache and embedder-queue settings, shared by the search process and the one-process host. */
 export const rankingEnv = {
   /** Semantic weight of hybrid fusion, in [0, 1] (docs/API.md "Hybrid search"; keyword gets 1 − weight). */
   HYBRID_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(SEMANTIC_WEIGHT),
   /** Vectors the embedding cache keeps (LRU; shared by indexing and queries, so a capture is embedded once). */
   EMBEDDING_CACHE_SIZE: env.positiveInt(EMBEDDING_CACHE_SIZE),
+  /** Queries (semantic, hybrid, suggestions, context) a tenant may have waiting for the embedder; one more answers 429. */
+  EMBED_QUEUE_PER_TENANT: env.positiveInt(EMBED_QUEUE_PER_TENANT),
+  /** Embeddings run at once (1 for the local model, which runs one at a time; more for an OpenAI-compatible server). */
+  EMBED_CONCURRENCY: env.positiveInt(EMBED_CONCURRENCY),
 };
 
 /** Env of the search service when it runs as its own process. */

@@ -5,11 +5,17 @@ import type { EmbedKind, Embedder } from '@kg/embeddings';
 /** Vectors kept by default (EMBEDDING_CACHE_SIZE): 2,000 × 384 floats ≈ 3 MB. */
 export const EMBEDDING_CACHE_SIZE = 2000;
 
+/** What the cache needs of an embedder: its model, its model input, and `embed`. */
+export type Embeds = Pick<Embedder, 'model' | 'dimensions' | 'modelInput' | 'embed'>;
+
 /**
- * A bounded LRU of vectors keyed by the model id and the sha256 of the model's exact input
- * (the text with whatever the kind changes, see Embedder.modelInput), with the embeddings in
- * flight: a second request for the same key waits for the first instead of embedding again.
- * No expiry: the same model and the same input make the same vector. Failures are not kept.
+ * A bounded LRU of vectors keyed by the tenant, the model id and the sha256 of the model's
+ * exact input (the text with whatever the kind changes, see Embedder.modelInput), with the
+ * embeddings in flight: a second request of the same tenant for the same key waits for the
+ * first instead of embedding again. Another tenant's request for the same text is a miss: a
+ * fast answer never tells a tenant what another one embedded (issue 21, item 7). All tenants
+ * share the one bound. No expiry: the same model and the same input make the same vector.
+ * Failures are not kept.
  */
 export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
   const vectors = new LRUCache<string, Float32Array>({ max });
@@ -17,10 +23,15 @@ export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
   let hits = 0;
   let misses = 0;
 
-  /** The vectors of `texts` by `embedder`, in order; only the ones neither kept nor in flight are embedded (in one call). */
-  async function embed(embedder: Embedder, texts: string[], kind: EmbedKind): Promise<Float32Array[]> {
+  /**
+   * The vectors of `texts` by `embedder` for `tenantId`, in order; only the ones neither kept
+   * nor in flight for that tenant are embedded (in one call).
+   */
+  async function embed(embedder: Embeds, texts: string[], kind: EmbedKind, tenantId: string): Promise<Float32Array[]> {
     const keys = texts.map((text) =>
       createHash('sha256')
+        .update(tenantId)
+        .update('\u0000')
         .update(embedder.model)
         .update('\u0000')
         .update(embedder.modelInput ? embedder.modelInput(text, kind) : `${kind}\u0000${text}`)
@@ -83,14 +94,3 @@ export function createEmbeddingCache(max = EMBEDDING_CACHE_SIZE) {
   };
 }
 export type EmbeddingCache = ReturnType<typeof createEmbeddingCache>;
-
-/** `embedder` answering through `cache`: the one instance the indexer and the ranker both use. */
-export function withEmbeddingCache(embedder: Embedder, cache: EmbeddingCache): Embedder {
-  return {
-    model: embedder.model,
-    dimensions: embedder.dimensions,
-    ...(embedder.modelInput ? { modelInput: embedder.modelInput.bind(embedder) } : {}),
-    embed: (texts, kind) => cache.embed(embedder, texts, kind),
-    close: () => embedder.close(),
-  };
-}

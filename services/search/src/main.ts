@@ -53,6 +53,8 @@ try {
         retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
         hybridSemanticWeight: config.HYBRID_SEMANTIC_WEIGHT,
         embeddingCacheSize: config.EMBEDDING_CACHE_SIZE,
+        embedQueuePerTenant: config.EMBED_QUEUE_PER_TENANT,
+        embedConcurrency: config.EMBED_CONCURRENCY,
       }),
     port: config.PORT,
     host: config.HOST,

@@ -15,7 +15,9 @@ import { createIndexWorker } from './indexing/worker';
 import { createRanker } from './ranking/search';
 import { graphKeywordSource, graphLinkSource, graphNodeSource } from './graph-calls';
 import { createContextRanker } from './ranking/context';
-import { createEmbeddingCache, withEmbeddingCache } from './embedding-cache';
+import { createEmbeddingCache } from './embedding-cache';
+import { createEmbedderQueue } from './embedder-queue';
+import { createTenantEmbedder } from './tenant-embedder';
 
 export { rankingEnv } from './config';
 
@@ -43,6 +45,10 @@ export interface SearchDeps {
   hybridSemanticWeight?: number;
   /** Vectors kept by the embedding cache the indexer and the ranker share (default EMBEDDING_CACHE_SIZE). */
   embeddingCacheSize?: number;
+  /** Queries a tenant may have waiting for the embedder (default EMBED_QUEUE_PER_TENANT, embedder-queue.ts). */
+  embedQueuePerTenant?: number;
+  /** Embeddings run at once (default EMBED_CONCURRENCY). */
+  embedConcurrency?: number;
 }
 
 /**
@@ -51,9 +57,17 @@ export interface SearchDeps {
  */
 export async function createSearchModule(deps: SearchDeps): Promise<ServiceModule> {
   await deps.bus.subscribe(nodeEventsSubscription(deps.database.db));
-  // One cache in front of the model: a capture's node is embedded once, whether stage 5's
-  // similarity request (links.similar) or the indexer asks first.
-  const embedder = withEmbeddingCache(deps.embedder, createEmbeddingCache(deps.embeddingCacheSize));
+  // One cache in front of the model, keyed by tenant: a capture's node is embedded once, whether
+  // stage 5's similarity request (links.similar) or the indexer asks first. Behind it, one queue
+  // fair between tenants: every embedding of every tenant waits there for its turn.
+  const embedder = createTenantEmbedder(
+    deps.embedder,
+    createEmbeddingCache(deps.embeddingCacheSize),
+    createEmbedderQueue({
+      ...(deps.embedQueuePerTenant !== undefined ? { maxQueuedPerTenant: deps.embedQueuePerTenant } : {}),
+      ...(deps.embedConcurrency !== undefined ? { concurrency: deps.embedConcurrency } : {}),
+    }),
+  );
   const nodes = graphNodeSource(deps.graph);
   const indexer = createIndexer({
     db: deps.database.db,
@@ -86,7 +100,8 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     name: 'search',
     router: createSearchRouter(deps.database.db, ranker, context, deps.embedder.model, async (tenantId, nodeId) => {
       const [node] = await nodes(tenantId, [nodeId]);
-      return node ? embedNode(embedder, node) : null;
+      // Asked by the ingest worker for a capture's proposals: background work, like the indexer's.
+      return node ? embedNode(embedder.for(tenantId, 'background'), node) : null;
     }),
     start: async () => {
       prune.start();

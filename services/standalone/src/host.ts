@@ -126,6 +126,8 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     retentionMs: config.EVENT_RETENTION_HOURS * 3600_000,
     hybridSemanticWeight: config.HYBRID_SEMANTIC_WEIGHT,
     embeddingCacheSize: config.EMBEDDING_CACHE_SIZE,
+    embedQueuePerTenant: config.EMBED_QUEUE_PER_TENANT,
+    embedConcurrency: config.EMBED_CONCURRENCY,
   });
   // The ingest worker reaches captures (pipeline procedures) and graph (captures.upsertNode) in process.
   const ingest = await createIngestWorkerModule({

@@ -13,7 +13,9 @@ import { createRanker } from '../ranking/search';
 import { createContextRanker } from '../ranking/context';
 import { createSearchRouter } from '../router';
 import { fakeGraph, testEmbedder } from '../testing';
-import { createEmbeddingCache, withEmbeddingCache } from '../embedding-cache';
+import { createEmbeddingCache } from '../embedding-cache';
+import { createEmbedderQueue } from '../embedder-queue';
+import { createTenantEmbedder, directEmbedder } from '../tenant-embedder';
 import { graphKeywordSource, graphNodeSource } from '../graph-calls';
 import { nodePassages } from './text';
 import { createIndexer, embedNode, nodesCollection, PAYLOAD_VERSION, type IndexedNode } from './indexer';
@@ -70,7 +72,9 @@ function setup(model = 'test-bow-256', { cache = false } = {}) {
   ]);
   const vectors = createMemoryVectorIndex();
   const embedder = testEmbedder(model);
-  const shared = cache ? withEmbeddingCache(embedder, createEmbeddingCache()) : embedder;
+  const shared = cache
+    ? createTenantEmbedder(embedder, createEmbeddingCache(), createEmbedderQueue())
+    : directEmbedder(embedder);
   const graph = fakeGraph(graphNodes, (t, q, f) =>
     [...graphNodes.get(t)!.values()]
       .filter((n) => n.title.toLowerCase().includes(q.toLowerCase()))
@@ -90,7 +94,7 @@ function setup(model = 'test-bow-256', { cache = false } = {}) {
     embedder.model,
     async (tenantId, nodeId) => {
       const [node] = await graphNodeSource(graph)(tenantId, [nodeId]);
-      return node ? embedNode(shared, node) : null;
+      return node ? embedNode(shared.for(tenantId, 'background'), node) : null;
     },
   );
   const search = (t: string) =>
@@ -173,7 +177,7 @@ describe('indexer and semantic ranking', () => {
     const indexerB = createIndexer({
       db: database.db,
       vectors: s.vectors,
-      embedder: b,
+      embedder: directEmbedder(b),
       nodes: graphNodeSource(fakeGraph(s.graphNodes)),
       logger,
     });
@@ -300,7 +304,7 @@ describe('one embedding per capture (stage 5 and the indexer share the embedding
     expect(s.embedder.calls - before).toBe(passages);
     // The indexed vector is the one links.similar scored by: it finds the node at cosine 1.
     const [self] = await s.vectors.search(s.indexer.collection, {
-      vector: await embedNode(s.shared, n),
+      vector: await embedNode(s.shared.for(tenant, 'background'), n),
       limit: 1,
       filter: { tenant_id: tenant },
     });

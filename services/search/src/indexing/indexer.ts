@@ -1,8 +1,8 @@
-import type { Embedder } from '@kg/embeddings';
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { VectorIndex, VectorPoint } from '@kg/vectors';
 import { findPendingDocuments, markEmbedded, recordEmbedFailure, type PendingDocument } from '../store/documents';
+import type { Embeds, TenantEmbedder } from '../tenant-embedder';
 import { nodePassages, poolVectors } from './text';
 import { describeError, EMBED_MAX_FAILURES, planAfterFailure } from './retry';
 
@@ -28,7 +28,7 @@ export type NodeSource = (tenantId: string, ids: string[]) => Promise<IndexedNod
 export interface IndexerDeps {
   db: Db;
   vectors: VectorIndex;
-  embedder: Embedder;
+  embedder: TenantEmbedder;
   nodes: NodeSource;
   logger: Logger;
   /** Documents taken per pass (default 16). */
@@ -43,7 +43,7 @@ export interface IndexerDeps {
  * A node's vector as the index holds it: its passages (nodePassages; its id when it has no
  * text) embedded as passages and pooled. links.similar scores by this same vector.
  */
-export async function embedNode(embedder: Embedder, node: IndexedNode): Promise<number[]> {
+export async function embedNode(embedder: Embeds, node: IndexedNode): Promise<number[]> {
   const passages = nodePassages(node);
   return poolVectors(await embedder.embed(passages.length > 0 ? passages : [node.id], 'passage'));
 }
@@ -96,7 +96,7 @@ export function createIndexer(deps: IndexerDeps) {
   async function embedOne(doc: PendingDocument, node: IndexedNode): Promise<boolean> {
     let vector: number[];
     try {
-      vector = await embedNode(deps.embedder, node);
+      vector = await embedNode(deps.embedder.for(doc.tenantId, 'background'), node);
     } catch (err) {
       const plan = planAfterFailure(doc.failures, err, now());
       await recordEmbedFailure(deps.db, doc, deps.embedder.model, plan.failures, plan.retryAt);

@@ -10,6 +10,7 @@ import { applyNodeEvent } from '../consumers/node-events';
 import { fakeGraph, testEmbedder } from '../testing';
 import { graphNodeSource } from '../graph-calls';
 import { findDocumentRow } from '../store/documents';
+import { directEmbedder } from '../tenant-embedder';
 import { createIndexer, type IndexedNode } from './indexer';
 import { EMBED_MAX_FAILURES, planAfterFailure } from './retry';
 
@@ -77,7 +78,7 @@ function rig(model: string, error: () => Error, graphNodes = new Map([[tenant, n
   const indexer = createIndexer({
     db: database.db,
     vectors,
-    embedder,
+    embedder: directEmbedder(embedder),
     nodes: graphNodeSource(fakeGraph(graphNodes)),
     logger,
     now: () => clock.now,

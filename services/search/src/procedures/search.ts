@@ -35,7 +35,7 @@ export const suggestLinks =
     const exclude = new Set(input.exclude_ids);
     const hits = await ranker.similar(
       ctx.identity.tenantId,
-      await ranker.embedQuery(input.text),
+      await ranker.embedQuery(ctx.identity.tenantId, input.text),
       {},
       input.limit + exclude.size,
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '@kg/config';
 import { createMemoryVectorIndex } from '@kg/vectors';
 import { testEmbedder } from '../testing';
+import { directEmbedder } from '../tenant-embedder';
 import { nodesCollection } from '../indexing/indexer';
 import { rankingEnv } from '../config';
 import { z } from 'zod';
@@ -24,7 +25,7 @@ async function rankerWith(semanticWeight?: number) {
   }
   return createRanker({
     vectors,
-    embedder,
+    embedder: directEmbedder(embedder),
     // The keyword side prefers a, then c; the semantic side prefers b, then c.
     keyword: async () => [
       { id: 'a', score: 9 },

@@ -1,7 +1,7 @@
 import { SEARCH_CANDIDATE_CAP } from '@kg/contracts';
-import type { Embedder } from '@kg/embeddings';
 import type { VectorFilter, VectorIndex } from '@kg/vectors';
 import { nodesCollection } from '../indexing/indexer';
+import type { TenantEmbedder } from '../tenant-embedder';
 import { fuse, SEMANTIC_WEIGHT, type Scored } from './fusion';
 
 /**
@@ -30,7 +30,7 @@ export type KeywordSource = (
 
 export interface RankerDeps {
   vectors: VectorIndex;
-  embedder: Embedder;
+  embedder: TenantEmbedder;
   keyword: KeywordSource;
   /** Semantic weight of hybrid fusion (HYBRID_SEMANTIC_WEIGHT; default SEMANTIC_WEIGHT). */
   semanticWeight?: number;
@@ -51,8 +51,9 @@ export function vectorFilter(tenantId: string, model: string, f: SearchFilters):
 export function createRanker(deps: RankerDeps) {
   const collection = nodesCollection(deps.embedder.dimensions);
 
-  async function embedQuery(text: string): Promise<number[]> {
-    const [vector] = await deps.embedder.embed([text], 'query');
+  /** A query's vector, embedded as the tenant's interactive work (it may be refused: 429, embedder-queue.ts). */
+  async function embedQuery(tenantId: string, text: string): Promise<number[]> {
+    const [vector] = await deps.embedder.for(tenantId, 'interactive').embed([text], 'query');
     return Array.from(vector!);
   }
 
@@ -74,7 +75,7 @@ export function createRanker(deps: RankerDeps) {
   }
 
   async function semantic(tenantId: string, query: string, filters: SearchFilters, limit = SEARCH_CANDIDATE_CAP) {
-    return similar(tenantId, await embedQuery(query), filters, limit);
+    return similar(tenantId, await embedQuery(tenantId, query), filters, limit);
   }
 
   const semanticWeight = deps.semanticWeight ?? SEMANTIC_WEIGHT;
