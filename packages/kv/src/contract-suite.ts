@@ -60,6 +60,19 @@ export function kvContract(name: string, kv: () => KvStore) {
       expect(await limiter.acquire('tenant')).toBeNull();
     });
 
+    it('a refund gives a point back, never below nothing spent', async () => {
+      const limiter = kv().rateLimiter({ name: `r${randomUUID()}`, points: 2, durationSeconds: 60 });
+      await limiter.consume('k');
+      await limiter.consume('k');
+      expect((await limiter.consume('k')).allowed).toBe(false);
+      await limiter.refund!('k');
+      await limiter.refund!('k');
+      expect(await limiter.consume('k')).toMatchObject({ allowed: true, remaining: 0 });
+      await limiter.refund!('fresh');
+      await limiter.refund!('fresh');
+      expect(await limiter.consume('fresh')).toMatchObject({ allowed: true, remaining: 1 });
+    });
+
     it('rate limiters name their policy: limit per window', () => {
       const name = `p${randomUUID()}`;
       expect(kv().rateLimiter({ name, points: 7, durationSeconds: 30 }).policy).toEqual({

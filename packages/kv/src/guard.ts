@@ -20,6 +20,7 @@ export function guardKv(kv: KvStore): KvStore {
   const limiter = (inner: RateLimiter): RateLimiter => ({
     ...(inner.policy ? { policy: inner.policy } : {}),
     consume: (key, points) => inner.consume(key, points).catch(outage),
+    ...(inner.refund ? { refund: (key: string, points?: number) => inner.refund!(key, points).catch(outage) } : {}),
   });
   const concurrency = (inner: ConcurrencyLimiter): ConcurrencyLimiter => ({
     max: inner.max,

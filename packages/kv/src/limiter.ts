@@ -5,6 +5,10 @@ import type { ConcurrencyLimiter, RateLimiter, RateLimitPolicy, RateLimitResult 
 export function wrapLimiter(limiter: RateLimiterAbstract, points: number, policy?: RateLimitPolicy): RateLimiter {
   return {
     ...(policy ? { policy } : {}),
+    async refund(key, points = 1) {
+      const held = await limiter.get(key);
+      if (held && held.consumedPoints > 0) await limiter.reward(key, Math.min(points, held.consumedPoints));
+    },
     async consume(key, cost = 1): Promise<RateLimitResult> {
       try {
         const res = await limiter.consume(key, cost);

@@ -15,6 +15,8 @@ export interface RateLimitPolicy {
 
 export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateLimitResult>;
+  /** Gives points back (a request another limit refused does not spend this one); absent on stand-ins. */
+  refund?(key: string, points?: number): Promise<void>;
   /** The policy it enforces (absent on stand-ins that do not say). */
   readonly policy?: RateLimitPolicy;
 }

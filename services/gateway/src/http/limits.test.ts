@@ -94,6 +94,16 @@ describe('search limits', () => {
     expect((await call('/nodes?query=x&mode=semantic', 'b.k1')).status).toBe(200);
   });
 
+  it("requests a credential's own limit refused spend nothing of its tenant's", async () => {
+    await start({ SEARCH_RATE_LIMIT_PER_MINUTE: '4', SEARCH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '2' });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call('/nodes?query=x', 'q.k1')).status);
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    expect((await call('/nodes?query=x', 'q.k2')).status).toBe(200);
+    expect((await call('/nodes?query=x', 'q.k2')).status).toBe(200);
+    await expectLimited(await call('/nodes?query=x', 'q.k3'), 'search-tenant', 4);
+  });
+
   it('suggestions and POST /context take from the same limit, per credential too', async () => {
     await start({ SEARCH_RATE_LIMIT_PER_MINUTE: '100', SEARCH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '2' });
     expect((await call('/links/suggestions?text=hello', 'c.k1')).status).toBe(200);

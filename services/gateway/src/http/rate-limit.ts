@@ -43,9 +43,10 @@ export function setIetfRateLimitHeaders(
 }
 
 /**
- * Consumes one point from each limiter (all keys checked). The tightest result sets the
+ * Consumes one point from each limiter (all keys checked at once). The tightest result sets the
  * RateLimit-Limit/-Remaining/-Reset headers; every policy is listed in RateLimit-Policy and
- * RateLimit. When one is exhausted: 429 with Retry-After, the longest wait of those exhausted.
+ * RateLimit. When one is exhausted: 429 with Retry-After, the longest wait of those exhausted,
+ * and the points the others gave are refunded.
  */
 export async function enforceLimits(res: Response, checks: Array<[RateLimiter, string]>): Promise<void> {
   const results = await Promise.all(checks.map(([limiter, key]) => limiter.consume(key)));
@@ -57,6 +58,10 @@ export async function enforceLimits(res: Response, checks: Array<[RateLimiter, s
     checks.map(([limiter], i) => ({ limiter, result: results[i]! })),
   );
   if (!blocked) return;
+  // A refused request spends nothing: a credential past its own limit cannot drain its tenant's.
+  await Promise.all(checks.map(([limiter, key], i) => (results[i]!.allowed ? limiter.refund?.(key) : undefined))).catch(
+    () => undefined,
+  );
   const policy = checks[results.indexOf(blocked)]?.[0].policy;
   const which = policy ? ` (limit "${policy.name}": ${policy.limit} per ${policy.windowSeconds} s)` : '';
   throw rateLimited(blocked.resetSeconds, `Too many requests${which}; retry in ${blocked.resetSeconds} s`);
