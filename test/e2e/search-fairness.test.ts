@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodePage, TokenPair } from '@kg/contracts';
+import { NodePage, type TokenPair } from '@kg/contracts';
 import { conforms, expectProblem, remember, type Res } from './support/client';
 import { magicLinkToken, startOwnServer, type OwnServer } from './support/own-server';
 
