@@ -1,4 +1,4 @@
-import matter from 'gray-matter';
+import { parseDocument, stringify, visit } from 'yaml';
 import type { Node } from '@kg/sdk';
 
 /** The fields of a node a markdown file with front matter can carry. */
@@ -20,11 +20,77 @@ export function tagsFrom(value: unknown): string[] | undefined {
   return [...new Set(tags)];
 }
 
-/** Reads `---` front matter (title, summary or description, tags, status) and the markdown body. */
-export function parseNodeFile(text: string): NodeFields & { data: Record<string, unknown> } {
-  // gray-matter caches by input string; a copy of the options object disables that (the data would be shared).
-  const parsed = matter(text, {});
-  const data = parsed.data as Record<string, unknown>;
+/** Front matter the CLI will not read, with the file it came from (`notes/evil.md: …`). */
+export class FrontMatterError extends Error {
+  override name = 'FrontMatterError';
+  readonly file: string;
+  /** What is wrong, without the file name. */
+  readonly reason: string;
+  constructor(file: string, reason: string) {
+    super(`${file}: ${reason}`);
+    this.file = file;
+    this.reason = reason;
+  }
+}
+
+/** The explicit YAML tags of plain data (the core schema); any other (`!!js/function`, `!!binary`…) is refused. */
+const PLAIN_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+const shortTag = (tag: string) => tag.replace(/^tag:yaml\.org,2002:/, '!!');
+/** An alias may stand for a whole collection: more than this many is an expansion bomb, not a note. */
+const MAX_ALIASES = 100;
+
+/** `---` (or `---yaml`) on the first line, then the front matter, then a line of exactly `---` or `...`. */
+const OPENING = /^---([^\r\n]*)\r?\n/;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
+
+/**
+ * Splits `text` into its front matter (parsed as YAML, the core schema, never code) and its
+ * body. Front matter in another language (`---js`, `---coffee`, `---json`…), a YAML tag beyond
+ * plain data, too many aliases or invalid YAML throw a {@link FrontMatterError} naming `file`.
+ * Text without a closed front matter block is all body.
+ */
+export function readFrontMatter(text: string, file: string): { data: Record<string, unknown>; content: string } {
+  const src = text.replace(/^\ufeff/, '');
+  const open = OPENING.exec(src);
+  if (!open || open[1]!.startsWith('-')) return { data: {}, content: text };
+  const rest = src.slice(open[0].length);
+  const close = CLOSING.exec(rest);
+  if (!close) return { data: {}, content: text };
+  const language = open[1]!.trim();
+  if (language && !/^ya?ml$/i.test(language))
+    throw new FrontMatterError(file, `front matter in "${language}" is refused; only YAML front matter is read`);
+  const content = rest.slice(close.index + close[0].length).replace(/^\r?\n/, '');
+  const doc = parseDocument(rest.slice(0, close.index), { schema: 'core', merge: false, prettyErrors: false });
+  if (doc.errors.length)
+    throw new FrontMatterError(file, `front matter is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+  visit(doc, {
+    Node(_, node) {
+      if (node.tag && !PLAIN_TAGS.has(node.tag))
+        throw new FrontMatterError(
+          file,
+          `front matter tag ${shortTag(node.tag)} is refused; only plain YAML values are read`,
+        );
+    },
+  });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    if (e instanceof ReferenceError && /alias/i.test(e.message))
+      throw new FrontMatterError(file, `front matter uses too many aliases (more than ${MAX_ALIASES} expansions)`);
+    throw e;
+  }
+  const isMap = typeof data === 'object' && data !== null && !Array.isArray(data);
+  return { data: isMap ? (data as Record<string, unknown>) : {}, content };
+}
+
+/**
+ * Reads `---` front matter (title, summary or description, tags, status) and the markdown body;
+ * `file` names the source in errors (see {@link readFrontMatter}).
+ */
+export function parseNodeFile(text: string, file = 'the file'): NodeFields & { data: Record<string, unknown> } {
+  const parsed = readFrontMatter(text, file);
+  const data = parsed.data;
   const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? undefined : String(v));
   const status = str(data['status']);
   return {
@@ -37,9 +103,15 @@ export function parseNodeFile(text: string): NodeFields & { data: Record<string,
   };
 }
 
+/** `data` as a `---` front matter block and then `body` (plain YAML; wiki links single-quoted). */
+export function withFrontMatter(body: string, data: Record<string, unknown>): string {
+  const yaml = stringify(data, { singleQuote: true, lineWidth: 0 });
+  return `---\n${yaml}---\n${body.endsWith('\n') ? body : `${body}\n`}`;
+}
+
 /** A node as markdown with front matter, the form `kg nodes edit` opens and `kg nodes create --file` reads. */
 export function nodeToFile(node: Pick<Node, 'title' | 'summary' | 'tags' | 'status' | 'body_markdown'>): string {
-  return matter.stringify(`\n${node.body_markdown}`, {
+  return withFrontMatter(`\n${node.body_markdown}`, {
     title: node.title,
     summary: node.summary,
     tags: node.tags,

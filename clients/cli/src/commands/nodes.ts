@@ -6,7 +6,7 @@ import { ok, type Node } from '@kg/sdk';
 import { collect, examples, int, jsonOption, kg, num, oneOf, type JsonOption } from '../context.ts';
 import { UsageError } from '../exit-codes.ts';
 import { readTextArg, runEditor } from '../input.ts';
-import { nodeToFile, parseNodeFile, titleFromBody } from '../node-file.ts';
+import { FrontMatterError, nodeToFile, parseNodeFile, titleFromBody } from '../node-file.ts';
 import { err, note, out, print, printFields, printJson, printTable, shorten, when } from '../output.ts';
 import { currentLinks } from '../links.ts';
 
@@ -20,6 +20,16 @@ interface ListOpts extends JsonOption {
   orphan?: boolean;
   page: number;
   perPage: number;
+}
+
+/** A node file; front matter the CLI refuses (`---js`…) is a usage error (exit 2) naming the file. */
+function readNodeFile(text: string, file: string) {
+  try {
+    return parseNodeFile(text, file);
+  } catch (e) {
+    if (e instanceof FrontMatterError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 const filterOptions = (cmd: Command) =>
@@ -149,7 +159,10 @@ export function nodeCommands(program: Command): void {
     ) => {
       if (opts.file !== undefined && opts.content !== undefined)
         throw new UsageError('give --content or --file, not both');
-      const fromFile = opts.file !== undefined ? parseNodeFile(await readTextArg(opts.file)) : undefined;
+      const fromFile =
+        opts.file !== undefined
+          ? readNodeFile(await readTextArg(opts.file), opts.file === '-' ? 'stdin' : opts.file)
+          : undefined;
       const content = opts.content ?? fromFile?.content ?? '';
       const title =
         opts.title ??
@@ -192,7 +205,7 @@ export function nodeCommands(program: Command): void {
     try {
       await writeFile(file, nodeToFile(node), { mode: 0o600 });
       await runEditor(file);
-      const edited = parseNodeFile(await readFile(file, 'utf8'));
+      const edited = readNodeFile(await readFile(file, 'utf8'), `${id}.md`);
       const patch: Record<string, unknown> = {};
       if (edited.title && edited.title !== node.title) patch['title'] = edited.title;
       if ((edited.summary ?? '') !== node.summary) patch['summary'] = edited.summary ?? '';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import matter from 'gray-matter';
 import { ok, type KgClient, type Node } from '@kg/sdk';
+import { withFrontMatter } from '../node-file.ts';
 import { allNodes } from './all-nodes.ts';
 import { mapPool } from './pool.ts';
 
@@ -63,7 +63,7 @@ export async function exportVault(kg: KgClient, root: string, progress?: ExportP
     const data: Record<string, unknown> = { title: n.title, kg_id: n.id, tags: n.tags, status: n.status };
     if (n.summary) data['summary'] = n.summary;
     if (related[i]!.length) data['links'] = related[i]!.map((name) => `[[${name}]]`);
-    const text = matter.stringify(n.body_markdown.endsWith('\n') ? n.body_markdown : `${n.body_markdown}\n`, data);
+    const text = withFrontMatter(n.body_markdown, data);
     const before = await readFile(file, 'utf8').catch(() => null);
     if (before === text) summary.unchanged++;
     else {

@@ -1,4 +1,5 @@
 import { ApiError, ok, type KgClient, type Node } from '@kg/sdk';
+import { FrontMatterError } from '../node-file.ts';
 import { currentLinks, type LinkSpec } from '../links.ts';
 import { allNodes } from './all-nodes.ts';
 import { mapPool } from './pool.ts';
@@ -62,7 +63,8 @@ export async function importVault(kg: KgClient, root: string, progress?: ImportP
     try {
       notes.push(await readNote(root, file));
     } catch (e) {
-      summary.failed.push({ file, error: `cannot read: ${errorText(e)}` });
+      // Front matter the CLI refuses (`---js`…) says why; the file is named beside it.
+      summary.failed.push({ file, error: e instanceof FrontMatterError ? e.reason : `cannot read: ${errorText(e)}` });
     }
   }
 

@@ -42,7 +42,7 @@ const strings = (v: unknown): string[] =>
 
 export async function readNote(root: string, file: string): Promise<VaultNote> {
   const text = await readFile(path.join(root, file), 'utf8');
-  const parsed = parseNodeFile(text);
+  const parsed = parseNodeFile(text, file);
   const name = path.posix.basename(file).replace(/\.md$/i, '');
   const kgId = typeof parsed.data['kg_id'] === 'string' ? parsed.data['kg_id'] : undefined;
   return {
