@@ -54,6 +54,21 @@ describe('embedder queue: tenants served round-robin', () => {
     expect(await Promise.all(a)).toHaveLength(100);
   });
 
+  it('with three tenants flooding, a fourth waits for at most one embedding of each', async () => {
+    const h = harness({ maxQueuedPerTenant: 100 });
+    const floods = ['a', 'c', 'd'].flatMap((t) =>
+      Array.from({ length: 50 }, (_, i) => h.submit(`tenant-${t}`, 'interactive', `${t}${i}`)),
+    );
+    await h.settle();
+    await h.step();
+    const b = h.submit('tenant-b', 'interactive', 'b0');
+    await h.drain();
+    await Promise.all([b, ...floods]);
+    // a1 was running when b0 came; then one of each other tenant in the ring (c, d, a), then b0.
+    expect(h.started.slice(0, 6)).toEqual(['a0', 'a1', 'c0', 'd0', 'a2', 'b0']);
+    expect(h.started.indexOf('b0') - h.started.indexOf('a1')).toBe(4);
+  });
+
   it('alternates between tenants with queued queries, each in its own order', async () => {
     const h = harness({ maxQueuedPerTenant: 10 });
     const all = [
