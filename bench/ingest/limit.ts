@@ -1,6 +1,6 @@
 import { summarize } from '../graph/stats';
 import { createExtractStage } from '../../services/ingest-worker/src/stages/extract/index';
-import { createOcr } from '../../services/ingest-worker/src/stages/extract/ocr';
+import { createSandbox } from '../../services/ingest-worker/src/stages/extract/sandbox';
 import { createSummariseStage } from '../../services/ingest-worker/src/stages/summarise';
 
 /**
@@ -8,13 +8,14 @@ import { createSummariseStage } from '../../services/ingest-worker/src/stages/su
  * database: what the pipeline could do if coordination cost nothing.
  */
 export async function inProcessLimit(n: number, text: (i: number) => string) {
-  const ocr = createOcr(false);
-  const extract = createExtractStage({
-    pdfTimeoutMs: 1000,
-    ocrTimeoutMs: 1000,
-    zip: { maxInflatedBytes: 1e6, maxEntries: 10 },
-    ocr,
+  // Notes never reach the extraction sandbox (plain text is not parsed): no process is started.
+  const sandbox = createSandbox({
+    processes: 1,
+    memoryLimitMb: 256,
+    outputMaxBytes: 1e6,
+    settings: { zip: { maxInflatedBytes: 1e6, maxEntries: 10, maxRatio: 100 }, ocrEnabled: false, ocrTimeoutMs: 1000 },
   });
+  const extract = createExtractStage({ sandbox, timeoutMs: { pdf: 1000, image: 1000, other: 1000 } });
   const summarise = createSummariseStage({ sentences: 3, maxTags: 8, llm: null });
   const extractMs: number[] = [];
   const summariseMs: number[] = [];
@@ -37,7 +38,7 @@ export async function inProcessLimit(n: number, text: (i: number) => string) {
     extractMs.push(b - a);
   }
   const seconds = (performance.now() - t0) / 1000;
-  await ocr.close();
+  await sandbox.close();
   return {
     n,
     captures_per_second: Number((n / seconds).toFixed(0)),

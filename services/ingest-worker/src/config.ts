@@ -36,13 +36,25 @@ export const pipelineEnv = {
   FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
   /** Addresses or CIDRs the fetch may reach although private, loopback, link-local… (none by default). */
   FETCH_ALLOWLIST: allowlist(),
+  /** Parsers of untrusted content (PDF, DOCX, DOC, HTML, images) run in sandbox processes, at most this many at once. */
+  EXTRACT_SANDBOX_PROCESSES: ms(2),
+  /** Resident memory (and V8 heap) of one sandbox process, MiB; the kernel's address-space limit is this plus 3 GiB of reservations. */
+  EXTRACT_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(65_536).default(256),
+  /** Wall time of one extraction in the sandbox (DOCX, DOC, HTML); the kernel's CPU limit is this plus 5 s. */
+  EXTRACT_TIMEOUT_MS: ms(30_000),
+  /** Markdown (and metadata) one extraction may produce, bytes. */
+  EXTRACT_OUTPUT_MAX_BYTES: ms(20 * 1024 * 1024),
+  /** Wall time of one PDF extraction in the sandbox. */
   PDF_TIMEOUT_MS: ms(30_000),
   /** OCR of images with tesseract.js and its shipped English model. */
   OCR_ENABLED: env.bool(true),
+  /** Wall time of one image extraction (model load and OCR) in the sandbox. */
   OCR_TIMEOUT_MS: ms(30_000),
-  /** Inflated size a DOCX may declare in its zip directory (zip bombs are refused before inflating). */
+  /** Inflated bytes a DOCX may declare, and may really inflate to, counted as it inflates. */
   DOCX_MAX_INFLATED_BYTES: ms(100 * 1024 * 1024),
   DOCX_MAX_ENTRIES: ms(5000),
+  /** Inflated bytes per compressed byte a DOCX part may reach once past 1 MiB (deflate bombs reach ~1,000). */
+  DOCX_MAX_INFLATION_RATIO: ms(100),
   /** OpenAI-compatible chat endpoint (…/v1) for summaries and tags; the extractive method without it. */
   LLM_BASE_URL: z.url().optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -59,6 +71,9 @@ export type PipelineConfig = z.infer<typeof pipelineConfigSchema>;
 export function checkPipeline(c: PipelineConfig, ctx: z.RefinementCtx): void {
   if (c.LLM_BASE_URL && !c.LLM_MODEL)
     ctx.addIssue({ code: 'custom', path: ['LLM_MODEL'], message: 'required when LLM_BASE_URL is set' });
+  for (const key of ['EXTRACT_TIMEOUT_MS', 'PDF_TIMEOUT_MS', 'OCR_TIMEOUT_MS'] as const)
+    if (c[key] >= c.INGEST_STAGE_TIMEOUT_MS)
+      ctx.addIssue({ code: 'custom', path: [key], message: 'must be shorter than INGEST_STAGE_TIMEOUT_MS' });
   if (c.INGEST_LEASE_MS <= c.INGEST_STAGE_TIMEOUT_MS)
     ctx.addIssue({ code: 'custom', path: ['INGEST_LEASE_MS'], message: 'must be longer than INGEST_STAGE_TIMEOUT_MS' });
 }

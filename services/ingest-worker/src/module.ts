@@ -68,7 +68,7 @@ export async function createIngestWorkerModule(
     stop: async () => {
       await sweeper.stop();
       await pool.close();
-      await stages.ocr.close();
+      await stages.sandbox.close();
     },
     ready: () => deps.bus.ready(),
     registerMetrics: (registry) => metrics.register(registry),

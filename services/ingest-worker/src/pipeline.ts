@@ -1,5 +1,5 @@
 import { createExtractStage, type ExtractStage } from './stages/extract/index';
-import { createOcr, type Ocr } from './stages/extract/ocr';
+import { createSandbox, type Sandbox } from './stages/extract/sandbox';
 import { createFetchStage, type FetchStage } from './stages/fetch';
 import { createSummariseStage, type SummariseStage } from './stages/summarise';
 import type { PipelineConfig } from './config';
@@ -9,13 +9,28 @@ export interface Stages {
   fetch: FetchStage;
   extract: ExtractStage;
   summarise: SummariseStage;
-  ocr: Ocr;
+  /** The extraction sandbox's processes (stop them on close). */
+  sandbox: Sandbox;
 }
 
 export function createStages(c: PipelineConfig): Stages {
-  const ocr = createOcr(c.OCR_ENABLED);
+  const sandbox = createSandbox({
+    processes: c.EXTRACT_SANDBOX_PROCESSES,
+    memoryLimitMb: c.EXTRACT_MEMORY_LIMIT_MB,
+    outputMaxBytes: c.EXTRACT_OUTPUT_MAX_BYTES,
+    settings: {
+      zip: {
+        maxInflatedBytes: c.DOCX_MAX_INFLATED_BYTES,
+        maxEntries: c.DOCX_MAX_ENTRIES,
+        maxRatio: c.DOCX_MAX_INFLATION_RATIO,
+      },
+      ocrEnabled: c.OCR_ENABLED,
+      // The sandbox's wall time limit ends OCR; tesseract's own limit stays out of its way.
+      ocrTimeoutMs: c.OCR_TIMEOUT_MS + 1000,
+    },
+  });
   return {
-    ocr,
+    sandbox,
     fetch: createFetchStage({
       connectTimeoutMs: c.FETCH_CONNECT_TIMEOUT_MS,
       totalTimeoutMs: c.FETCH_TIMEOUT_MS,
@@ -24,10 +39,8 @@ export function createStages(c: PipelineConfig): Stages {
       allowlist: c.FETCH_ALLOWLIST,
     }),
     extract: createExtractStage({
-      pdfTimeoutMs: c.PDF_TIMEOUT_MS,
-      ocrTimeoutMs: c.OCR_TIMEOUT_MS,
-      zip: { maxInflatedBytes: c.DOCX_MAX_INFLATED_BYTES, maxEntries: c.DOCX_MAX_ENTRIES },
-      ocr,
+      sandbox,
+      timeoutMs: { pdf: c.PDF_TIMEOUT_MS, image: c.OCR_TIMEOUT_MS, other: c.EXTRACT_TIMEOUT_MS },
     }),
     summarise: createSummariseStage({
       sentences: c.SUMMARY_SENTENCES,

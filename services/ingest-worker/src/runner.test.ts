@@ -26,7 +26,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await stages.ocr.close();
+  await stages.sandbox.close();
   await new Promise((r) => server.close(r));
 });
 

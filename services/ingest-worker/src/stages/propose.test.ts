@@ -13,7 +13,7 @@ let stages: Stages;
 beforeAll(() => {
   stages = createStages(pipelineConfigSchema.parse({ OCR_ENABLED: 'false' }));
 });
-afterAll(() => stages.ocr.close());
+afterAll(() => stages.sandbox.close());
 
 const problem = (status: number) =>
   new TRPCClientError('peer', {

@@ -2,16 +2,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { digest, StageError } from '../result';
 import { makeDocx, makePdf, makePng } from './fixtures';
 import { createExtractStage, type ExtractInput } from './index';
-import { createOcr } from './ocr';
+import { createSandbox } from './sandbox';
 
-const ocr = createOcr(false);
-afterAll(() => ocr.close());
-const extract = createExtractStage({
-  pdfTimeoutMs: 10_000,
-  ocrTimeoutMs: 10_000,
-  zip: { maxInflatedBytes: 1e6, maxEntries: 50 },
-  ocr,
+const sandbox = createSandbox({
+  processes: 2,
+  memoryLimitMb: 512,
+  outputMaxBytes: 1e6,
+  settings: { zip: { maxInflatedBytes: 1e6, maxEntries: 50, maxRatio: 100 }, ocrEnabled: false, ocrTimeoutMs: 10_000 },
 });
+afterAll(() => sandbox.close());
+const extract = createExtractStage({ sandbox, timeoutMs: { pdf: 30_000, image: 30_000, other: 30_000 } });
 
 const capture = (over: Partial<ExtractInput>): ExtractInput => ({
   content_type: 'note',
