@@ -275,6 +275,15 @@ MAGIC_LINK_PER_EMAIL_PER_HOUR: {{ .Values.gateway.http.magicLinkPerEmailPerHour 
 MAGIC_LINK_PER_IP_PER_HOUR: {{ .Values.gateway.http.magicLinkPerIpPerHour | int64 | quote }}
 GRAPH_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerMinute | int64 | quote }}
 GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: {{ .Values.gateway.http.graphRateLimitPerCredentialPerMinute | int64 | quote }}
+SEARCH_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.searchRateLimitPerMinute | int64 | quote }}
+SEARCH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: {{ .Values.gateway.http.searchRateLimitPerCredentialPerMinute | int64 | quote }}
+CAPTURE_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.captureRateLimitPerMinute | int64 | quote }}
+CAPTURE_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: {{ .Values.gateway.http.captureRateLimitPerCredentialPerMinute | int64 | quote }}
+UPLOAD_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.uploadRateLimitPerMinute | int64 | quote }}
+UPLOAD_CONCURRENCY_PER_TENANT: {{ .Values.gateway.http.uploadConcurrencyPerTenant | int64 | quote }}
+UPLOAD_CONCURRENCY_PER_PROCESS: {{ .Values.gateway.http.uploadConcurrencyPerProcess | int64 | quote }}
+UPLOAD_STORAGE_QUOTA_BYTES: {{ .Values.gateway.http.uploadStorageQuotaBytes | int64 | quote }}
+PARA_JOB_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.paraJobRateLimitPerMinute | int64 | quote }}
 TRUST_PROXY_HOPS: {{ include "kg.trustProxyHops" . | quote }}
 {{- end }}
 
