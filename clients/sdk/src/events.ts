@@ -1,13 +1,24 @@
-import { apiErrorFrom } from './errors.ts';
+import { AuthRequiredError, apiErrorFrom } from './errors.ts';
 import type { KgClient } from './client.ts';
 
 /** One server-sent event of `GET /events` (docs/API.md "Captures", live updates). */
 export interface ServerEvent {
   id: string | undefined;
-  /** `capture.changed`, `capture.deleted`, `node.created`, `node.updated`, `node.deleted`. */
+  /**
+   * `capture.changed`, `capture.deleted`, `node.created`, `node.updated`, `node.deleted`; and
+   * `credential.ended`, the last event of a stream whose credential ended (`data.reason`).
+   */
   event: string;
-  /** The parsed `data` line: `{id, type, occurred_at, version, data}`. */
-  data: { id?: string; type?: string; occurred_at?: string; version?: number; data?: Record<string, unknown> };
+  /** The parsed `data` line: `{id, type, occurred_at, version, data}`; `{reason, detail}` for `credential.ended`. */
+  data: {
+    id?: string;
+    type?: string;
+    occurred_at?: string;
+    version?: number;
+    data?: Record<string, unknown>;
+    reason?: string;
+    detail?: string;
+  };
 }
 
 /** Parses a `text/event-stream` body into events (comments and retry lines are skipped). */
@@ -59,8 +70,18 @@ export async function* parseEventStream(body: ReadableStream<Uint8Array>): Async
 /**
  * Opens the tenant's live event stream. The answer is awaited before this returns, so events
  * that happen after `await openEvents(kg)` are never missed; iterate the result to read them.
+ *
+ * The server ends a stream with its credential (`credential.ended`, yielded like any event):
+ * after `expired` (the access token's lifetime) the stream is opened again with a fresh token
+ * (the session refreshes it) and reading goes on; events in between are not replayed, so a
+ * caller re-reads what it shows when it sees `credential.ended`. After `revoked` or
+ * `signed_out` the iteration throws AuthRequiredError: that credential is over.
  */
 export async function openEvents(kg: KgClient, signal?: AbortSignal): Promise<AsyncGenerator<ServerEvent>> {
+  return followStreams(kg, await connect(kg, signal), signal);
+}
+
+async function connect(kg: KgClient, signal: AbortSignal | undefined): Promise<ReadableStream<Uint8Array>> {
   const res = await kg.session.fetch(
     () =>
       new Request(`${kg.baseUrl}/events`, {
@@ -69,5 +90,30 @@ export async function openEvents(kg: KgClient, signal?: AbortSignal): Promise<As
       }),
   );
   if (!res.ok || !res.body) throw await apiErrorFrom(res);
-  return parseEventStream(res.body);
+  return res.body;
+}
+
+async function* followStreams(
+  kg: KgClient,
+  first: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<ServerEvent> {
+  let body = first;
+  for (;;) {
+    let ended: ServerEvent['data'] | undefined;
+    for await (const e of parseEventStream(body)) {
+      yield e;
+      if (e.event === 'credential.ended') {
+        ended = e.data;
+        break;
+      }
+    }
+    // Closed for another reason (the server stopped, the network): the caller decides.
+    if (!ended) return;
+    if (ended.reason !== 'expired')
+      throw new AuthRequiredError(
+        `The event stream ended: ${ended.detail ?? `its credential ended (${ended.reason ?? 'unknown reason'})`}.`,
+      );
+    body = await connect(kg, signal);
+  }
 }

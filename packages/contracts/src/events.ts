@@ -18,6 +18,8 @@ export const TOPICS = {
   captureChanges: 'kg.captures.changes.v1',
   /** API key revocations (api_key.revoked), for the gateways' verified-key caches. */
   apiKeys: 'kg.auth.api-keys.v1',
+  /** Sign-in sessions ended early (session.revoked: sign-out, refresh-token reuse), for the gateways' event streams. */
+  sessions: 'kg.auth.sessions.v1',
 } as const;
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -123,6 +125,25 @@ export const ApiKeyEvent = z.discriminatedUnion('type', [
 ]);
 export type ApiKeyEvent = z.infer<typeof ApiKeyEvent>;
 
+/**
+ * `kg.auth.sessions.v1`, keyed by tenant: a sign-in session (a refresh-token family; access tokens
+ * carry its id as claim `sid`) was revoked: `signed_out` (POST /auth/logout) or `reuse_detected`
+ * (a used refresh token presented again). Every gateway ends the event streams of that session.
+ */
+export const SessionEvent = z.discriminatedUnion('type', [
+  z.object({
+    id: z.string().meta({ description: 'Unique event id (evt_…)' }),
+    type: z.literal('session.revoked'),
+    tenant_id: TenantId,
+    occurred_at: z.iso.datetime(),
+    data: z.object({
+      session_id: idSchema('refreshToken'),
+      reason: z.enum(['signed_out', 'reuse_detected']),
+    }),
+  }),
+]);
+export type SessionEvent = z.infer<typeof SessionEvent>;
+
 export const EVENT_SCHEMAS = {
   [TOPICS.graphNodes]: NodeEvent,
   [TOPICS.graphLinks]: LinkEvent,
@@ -130,6 +151,7 @@ export const EVENT_SCHEMAS = {
   [TOPICS.captures]: CaptureEvent,
   [TOPICS.captureChanges]: CaptureChangeEvent,
   [TOPICS.apiKeys]: ApiKeyEvent,
+  [TOPICS.sessions]: SessionEvent,
 } as const satisfies Record<Topic, z.ZodType>;
 
 export type EventOf<T extends Topic> = z.infer<(typeof EVENT_SCHEMAS)[T]>;

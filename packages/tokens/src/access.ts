@@ -10,6 +10,10 @@ export interface AccessClaims {
   tokenId: string;
   /** Absent in tokens of users without an e-mail address. */
   email?: string;
+  /** Expiry (`exp`), in seconds since the epoch. */
+  expiresAt: number;
+  /** The sign-in session (refresh-token family, claim `sid`) the token was issued in; absent in older tokens. */
+  sessionId?: string;
 }
 
 /** Verifies an access token (EdDSA, issued by the auth service) against its published keys. */
@@ -25,5 +29,13 @@ export async function verifyAccessToken(token: string, keys: JWTVerifyGetKey): P
     throw new Error('access token lacks tenant or subject');
   }
   const email = typeof payload['email'] === 'string' ? payload['email'] : undefined;
-  return { tenantId, subject: payload.sub, tokenId: payload.jti, ...(email ? { email } : {}) };
+  const sessionId = typeof payload['sid'] === 'string' ? payload['sid'] : undefined;
+  return {
+    tenantId,
+    subject: payload.sub,
+    tokenId: payload.jti,
+    expiresAt: payload.exp!,
+    ...(email ? { email } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  };
 }

@@ -52,6 +52,10 @@ export const gatewayHttpSchema = z.object({
    * POST /para/{id}/match and POST /para/rescan share it (each scans every orphan node).
    */
   PARA_JOB_RATE_LIMIT_PER_MINUTE: env.positiveInt(20),
+  /** GET /events streams open at once per credential (API key or sign-in session), across gateway replicas (429 beyond). */
+  EVENT_STREAMS_PER_CREDENTIAL: z.coerce.number().int().min(1).max(1000).default(10),
+  /** GET /events streams open at once per tenant, all its credentials together, across gateway replicas (429 beyond). */
+  EVENT_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(20),
   /**
    * How long a verified API key is trusted without asking the auth service (seconds; 0: ask
    * every time). A revocation reaches the gateway as an event and drops the key at once;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command } from 'commander';
 import type { Ora } from 'ora';
-import { ok, openEvents, uploadCapture, type Capture, type KgClient } from '@kg/sdk';
+import { ApiError, AuthRequiredError, ok, openEvents, uploadCapture, type Capture, type KgClient } from '@kg/sdk';
 import { examples, int, jsonOption, kg, type JsonOption } from '../context.ts';
 import { EXIT, Failure, UsageError } from '../exit-codes.ts';
 import { readStdin } from '../input.ts';
@@ -166,23 +166,44 @@ async function follow(
   };
   let wake: () => void = () => undefined;
   let streamOpen = true;
-  void (async () => {
+  let credentialEnded: AuthRequiredError | null = null;
+  const streamDone = (async () => {
     try {
-      for await (const e of events) if (e.data.data?.['capture_id'] === capture.id) wake();
-    } catch {
-      // the stream ended (or was aborted): polling carries on
+      // `credential.ended` (expired): the SDK reconnected with a fresh token; events in between
+      // were not streamed, so look again now.
+      for await (const e of events)
+        if (e.event === 'credential.ended' || e.data.data?.['capture_id'] === capture.id) wake();
+    } catch (e) {
+      // The credential was revoked or signed out: stop waiting, say why. Any other end (the
+      // server stopped, the network): polling carries on.
+      if (e instanceof AuthRequiredError) {
+        credentialEnded = e;
+        wake();
+      }
     }
     streamOpen = false;
+    return credentialEnded;
   })();
   const deadline = Date.now() + opts.timeout * 1000;
   let printed = 0;
   let current = capture;
+  const look = async () => {
+    const { data } = await ok(client.api.GET('/captures/{id}/activity', { params: { path: { id: capture.id } } }));
+    for (const a of data.slice(printed)) say(activityLine(a));
+    printed = data.length;
+    current = await ok(client.api.GET('/captures/{id}', { params: { path: { id: capture.id } } }));
+  };
   try {
     for (;;) {
-      const { data } = await ok(client.api.GET('/captures/{id}/activity', { params: { path: { id: capture.id } } }));
-      for (const a of data.slice(printed)) say(activityLine(a));
-      printed = data.length;
-      current = await ok(client.api.GET('/captures/{id}', { params: { path: { id: capture.id } } }));
+      if (credentialEnded) throw credentialEnded;
+      try {
+        await look();
+      } catch (e) {
+        // Refused: the credential ended. The stream's last event says why (it may have come
+        // already, or come a moment after the refusal); the refusal itself otherwise.
+        if (!(e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
+        throw (await Promise.race([streamDone, new Promise<null>((r) => setTimeout(() => r(null), 2_000))])) ?? e;
+      }
       if (DONE.has(current.status)) break;
       if (Date.now() > deadline)
         throw new Failure(

@@ -1,4 +1,5 @@
 import { authorizedFetch } from './client';
+import { refresh } from './session';
 
 export interface LiveEvent {
   id: string;
@@ -6,12 +7,24 @@ export interface LiveEvent {
   data: Record<string, unknown>;
 }
 
+/** The last event of a stream whose credential ended (docs/API.md "Live updates"). */
+export const CREDENTIAL_ENDED = 'credential.ended';
+
 /**
  * Reads GET /api/v1/events (server-sent events). EventSource cannot send an Authorization
  * header, so the stream is read with fetch and parsed here; it reconnects after the
  * server's `retry` delay and the caller re-reads state on every (re)connection.
+ *
+ * The server ends a stream with its credential (`credential.ended`): after `expired` it
+ * reconnects at once with a fresh access token (the session refreshes it); after `revoked` or
+ * `signed_out` it stops, tells `onEnd` why, and asks the session whether it still stands (a
+ * revoked session signs the dashboard out).
  */
-export function subscribeEvents(onEvent: (event: LiveEvent) => void, onConnect: () => void): () => void {
+export function subscribeEvents(
+  onEvent: (event: LiveEvent) => void,
+  onConnect: () => void,
+  onEnd: (detail: string) => void = () => undefined,
+): () => void {
   let stopped = false;
   let controller: AbortController | null = null;
   let retryMs = 3000;
@@ -19,18 +32,26 @@ export function subscribeEvents(onEvent: (event: LiveEvent) => void, onConnect: 
   const run = async () => {
     while (!stopped) {
       controller = new AbortController();
+      let ended: LiveEvent | null = null;
       try {
         const res = await authorizedFetch(
           new Request('/api/v1/events', { headers: { Accept: 'text/event-stream' }, signal: controller.signal }),
         );
         if (res.ok && res.body) {
           onConnect();
-          await readStream(res.body, onEvent, (ms) => (retryMs = ms));
+          ended = await readStream(res.body, onEvent, (ms) => (retryMs = ms));
         }
       } catch {
         // network error or abort: fall through to the pause
       }
-      if (!stopped) await new Promise((r) => setTimeout(r, retryMs));
+      if (ended && ended.data['reason'] !== 'expired') {
+        stopped = true;
+        onEnd(String(ended.data['detail'] ?? 'The credential of the live updates ended'));
+        void refresh();
+        return;
+      }
+      // After `expired`, at once: the next fetch takes a fresh token.
+      if (!stopped && !ended) await new Promise((r) => setTimeout(r, retryMs));
     }
   };
   void run();
@@ -40,29 +61,37 @@ export function subscribeEvents(onEvent: (event: LiveEvent) => void, onConnect: 
   };
 }
 
+/** Reads events until the stream ends; returns its `credential.ended` event, if that is how it ended. */
 async function readStream(
   body: ReadableStream<Uint8Array>,
   onEvent: (event: LiveEvent) => void,
   onRetry: (ms: number) => void,
-) {
+): Promise<LiveEvent | null> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) return;
+    if (done) return null;
     buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const event = parseBlock(block, onRetry);
+      if (event?.type === CREDENTIAL_ENDED) {
+        await reader.cancel().catch(() => undefined);
+        return event;
+      }
       if (event) onEvent(event);
     }
   }
 }
 
-/** One SSE block: `event`, `data` (JSON), `id`, `retry`; comment lines are ignored. */
+/**
+ * One SSE block: `event`, `data` (JSON), `id`, `retry`; comment lines are ignored. The data of
+ * a bus event is its inner `data`; of `credential.ended`, the whole `{reason, detail}`.
+ */
 export function parseBlock(block: string, onRetry: (ms: number) => void): LiveEvent | null {
   let type = 'message';
   let id = '';
@@ -80,7 +109,7 @@ export function parseBlock(block: string, onRetry: (ms: number) => void): LiveEv
   if (!data.length) return null;
   try {
     const parsed = JSON.parse(data.join('\n')) as { data?: Record<string, unknown> };
-    return { id, type, data: parsed.data ?? {} };
+    return { id, type, data: type === CREDENTIAL_ENDED ? parsed : (parsed.data ?? {}) };
   } catch {
     return null;
   }

@@ -19,6 +19,8 @@ export default function CapturesPage() {
   const [status, setStatus] = useState<Status | ''>((url.searchParams.get('status') as Status | null) ?? '');
   const [page, setPage] = useState(1);
   const [live, setLive] = useState(false);
+  /** Why live updates stopped for good (the session was signed out or revoked), if they did. */
+  const [ended, setEnded] = useState<string | null>(null);
   const [changes, setChanges] = useState(0);
   const list = useLoad(
     async () =>
@@ -40,6 +42,10 @@ export default function CapturesPage() {
         setLive(true);
         bump();
       },
+      (detail) => {
+        setLive(false);
+        setEnded(detail);
+      },
     );
     return () => {
       stop();
@@ -52,7 +58,7 @@ export default function CapturesPage() {
       <div className="row">
         <h1 className="grow">Captures</h1>
         <span className="muted" role="status">
-          {live ? 'Live updates on' : 'Connecting for live updates…'}
+          {ended ? `Live updates ended: ${ended}` : live ? 'Live updates on' : 'Connecting for live updates…'}
         </span>
       </div>
       <div className="split">

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createAuthRig, statusOf, type AuthRig } from '../testing';
-import { refreshTokens } from '../store/schema';
+import { outbox, refreshTokens } from '../store/schema';
 import { REFRESH_GRACE_MS } from './deps';
 
 let rig: AuthRig;
@@ -116,5 +116,52 @@ describe('tokens.refresh', () => {
     const rows = await familyOf(pair.refresh_token);
     expect(rows[0]!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+});
+
+describe('session.revoked (for the gateways to end the event streams of a session)', () => {
+  const eventsOf = async (sessionId: string) =>
+    (await rig.db.select().from(outbox)).filter(
+      (r) => (r.payload as { data: { session_id?: string } }).data.session_id === sessionId,
+    );
+
+  it('access tokens carry their session (the refresh family) as `sid`, the same across refreshes', async () => {
+    const pair = await rig.signIn('sid@example.com');
+    const next = await refresh(pair.refresh_token);
+    const [a, b] = await Promise.all([rig.claimsOf(pair.access_token), rig.claimsOf(next.access_token)]);
+    const [row] = await familyOf(pair.refresh_token);
+    expect(a.sessionId).toBe(row!.familyId);
+    expect(b.sessionId).toBe(a.sessionId);
+    expect(b.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    const again = await rig.signIn('sid@example.com');
+    expect((await rig.claimsOf(again.access_token)).sessionId).not.toBe(a.sessionId);
+  });
+
+  it('sign-out writes it (signed_out) with the revocation, once; an unknown token writes nothing', async () => {
+    const pair = await rig.signIn('signed-out@example.com');
+    const claims = await rig.claimsOf(pair.access_token);
+    expect(await eventsOf(claims.sessionId!)).toEqual([]);
+    await rig.anon.tokens.revoke({ refresh_token: pair.refresh_token });
+    const [row, ...more] = await eventsOf(claims.sessionId!);
+    expect(more).toEqual([]);
+    expect(row).toMatchObject({ topic: 'kg.auth.sessions.v1', key: claims.tenantId, publishedAt: null });
+    expect(row!.payload).toMatchObject({
+      type: 'session.revoked',
+      tenant_id: claims.tenantId,
+      data: { session_id: claims.sessionId, reason: 'signed_out' },
+    });
+    // Signing out again revokes nothing new: no second event.
+    await rig.anon.tokens.revoke({ refresh_token: pair.refresh_token });
+    expect(await eventsOf(claims.sessionId!)).toHaveLength(1);
+  });
+
+  it('a detected reuse writes it (reuse_detected), though the refresh answers 401', async () => {
+    const pair = await rig.signIn('reused-event@example.com');
+    const claims = await rig.claimsOf(pair.access_token);
+    await refresh(pair.refresh_token);
+    rig.advance(REFRESH_GRACE_MS + 1);
+    expect(await statusOf(refresh(pair.refresh_token))).toBe(401);
+    const events = await eventsOf(claims.sessionId!);
+    expect(events.map((e) => (e.payload as { data: { reason: string } }).data.reason)).toEqual(['reuse_detected']);
   });
 });

@@ -1,4 +1,5 @@
-import { isId, unauthorized, type TokenPair } from '@kg/contracts';
+import { TOPICS, isId, unauthorized, type SessionEvent, type TokenPair } from '@kg/contracts';
+import { enqueueEvent, newEventId } from '@kg/bus';
 import { newId, type DbOrTx } from '@kg/db';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@kg/tokens';
 import {
@@ -8,6 +9,7 @@ import {
   markRefreshTokenUsed,
   revokeRefreshFamily,
 } from '../store/refresh-tokens';
+import { outbox } from '../store/schema';
 import { emailOf, type User } from '../store/users';
 import { signAccessToken } from './access-token';
 import { REFRESH_GRACE_MS, REFRESH_TOKEN_TTL_MS, type Deps } from './deps';
@@ -40,7 +42,7 @@ export async function issueTokenPair(
   });
   return {
     // The e-mail rides in the token, so GET /auth/me answers without a lookup.
-    access_token: await signAccessToken(deps.keys, { ...user, email: await emailOf(tx, user.id) }, now, ttl),
+    access_token: await signAccessToken(deps.keys, { ...user, email: await emailOf(tx, user.id) }, now, ttl, familyId),
     refresh_token: `${id}.${secret}`,
     expires_in: ttl,
     token_type: 'Bearer',
@@ -58,6 +60,29 @@ async function inGraceWindow(
 ): Promise<boolean> {
   if (!row.usedAt || now.getTime() - row.usedAt.getTime() > REFRESH_GRACE_MS) return false;
   return !(await hasUsedSuccessor(tx, row.tenantId, row.id));
+}
+
+/**
+ * Revokes a session (refresh-token family) and, when it was still live, writes its
+ * `session.revoked` event in the same transaction (outbox): every gateway then ends the
+ * event streams opened with that session's access tokens.
+ */
+async function revokeSession(
+  deps: Deps,
+  tx: DbOrTx,
+  row: { tenantId: string; familyId: string },
+  reason: SessionEvent['data']['reason'],
+): Promise<void> {
+  const now = deps.now();
+  if ((await revokeRefreshFamily(tx, row.tenantId, row.familyId, now)) === 0) return;
+  const event: SessionEvent = {
+    id: newEventId(),
+    type: 'session.revoked',
+    tenant_id: row.tenantId,
+    occurred_at: now.toISOString(),
+    data: { session_id: row.familyId, reason },
+  };
+  await enqueueEvent(tx, outbox, TOPICS.sessions, event);
 }
 
 type Outcome = { kind: 'rotated'; pair: TokenPair } | { kind: 'reused'; familyId: string } | { kind: 'invalid' };
@@ -81,7 +106,7 @@ export async function rotateRefreshToken(deps: Deps, presented: string): Promise
     if (row.usedAt && (await inGraceWindow(tx, row, now)))
       return { kind: 'rotated', pair: await issueTokenPair(deps, tx, user, row.familyId, row.id) };
     if (row.usedAt || !(await markRefreshTokenUsed(tx, row.tenantId, row.id, now))) {
-      await revokeRefreshFamily(tx, row.tenantId, row.familyId, now);
+      await revokeSession(deps, tx, row, 'reuse_detected');
       return { kind: 'reused', familyId: row.familyId };
     }
     const pair = await issueTokenPair(deps, tx, user, row.familyId, row.id);
@@ -89,6 +114,7 @@ export async function rotateRefreshToken(deps: Deps, presented: string): Promise
   });
   if (outcome.kind === 'rotated') return outcome.pair;
   if (outcome.kind === 'reused') {
+    deps.afterCommit?.();
     deps.logger.warn({ familyId: outcome.familyId }, 'refresh token reuse detected; token family revoked');
     throw unauthorized('Refresh token already used; the session has been revoked');
   }
@@ -96,16 +122,19 @@ export async function rotateRefreshToken(deps: Deps, presented: string): Promise
 }
 
 /**
- * Sign-out: revokes the whole family of a refresh token (used or not, within its lifetime).
+ * Sign-out: revokes the whole family of a refresh token (used or not, within its lifetime),
+ * with its `session.revoked` event (`signed_out`) when the family was still live.
  * Idempotent; an unknown or malformed token changes nothing (false).
  */
 export async function revokeRefreshSession(deps: Deps, presented: string): Promise<boolean> {
   const parts = splitCredential(presented);
   if (!parts || !isId('refreshToken', parts.id) || !SECRET_PATTERN.test(parts.secret)) return false;
-  return deps.db.transaction(async (tx) => {
+  const revoked = await deps.db.transaction(async (tx) => {
     const row = await findRefreshTokenForUpdate(tx, sha256(parts.secret));
     if (!row || row.id !== parts.id) return false;
-    await revokeRefreshFamily(tx, row.tenantId, row.familyId, deps.now());
+    await revokeSession(deps, tx, row, 'signed_out');
     return true;
   });
+  if (revoked) deps.afterCommit?.();
+  return revoked;
 }

@@ -49,7 +49,7 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
     ...graphRoutes,
     ...paraRoutes(paraLimits(kv, config)),
     ...captureRoutes(uploadLimits(kv, config)),
-    ...eventRoutes(events),
+    ...eventRoutes(events, kv, config),
     ...unbuiltRoutes,
   ];
 }
