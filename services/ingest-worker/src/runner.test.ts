@@ -143,7 +143,9 @@ describe('runner', () => {
     const strict = createStages(pipelineConfigSchema.parse({ OCR_ENABLED: 'false' }));
     expect(await runCapture({ ...deps, stages: strict }, job)).toBe('failed');
     const c = fake.captures.get(job.capture_id)!;
-    expect(c.error).toBe('fetch: refused: 10.0.0.1 resolves to a private address (10.0.0.1)');
+    expect(c.error).toBe(
+      'fetch: refused: the address of 10.0.0.1 is not public (private); only public addresses are fetched',
+    );
     expect(c.log.at(-1)).toBe('failed:fetch');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAddressPolicy } from './address-policy';
+import { createAddressPolicy, refusalRule } from './address-policy';
 
 describe('address policy', () => {
   const strict = createAddressPolicy([]);
@@ -30,6 +30,12 @@ describe('address policy', () => {
 
   it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows public %s', (address) => {
     expect(strict.refusal(address)).toBeNull();
+  });
+
+  it('names each refused class in words, never an address', () => {
+    expect(
+      ['loopback', 'private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat', '6to4', 'rfc6052'].map(refusalRule),
+    ).toEqual(['loopback', 'private', 'link-local', 'unique local', 'carrier-grade NAT', '6to4', 'NAT64']);
   });
 
   it('refuses what is not an address', () => {

@@ -27,6 +27,25 @@ export function createAddressPolicy(allowlist: readonly string[]): AddressPolicy
   };
 }
 
+const WORDS: Record<string, string> = {
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique local',
+  carrierGradeNat: 'carrier-grade NAT',
+  ipv4Mapped: 'IPv4-mapped',
+  rfc6052: 'NAT64',
+  rfc6145: 'IPv4-translated',
+  teredo: 'Teredo',
+};
+
+/**
+ * The rule a refusal names in a capture's error, in words (`loopback`, `link-local`,
+ * `carrier-grade NAT`): the class of address, never the address itself, which would tell
+ * whoever reads the error what an internal name resolves to.
+ */
+export function refusalRule(range: string): string {
+  return WORDS[range] ?? range;
+}
+
 function parseEntry(entry: string): [Address, number] {
   if (entry.includes('/')) return ipaddr.parseCIDR(entry);
   const address = ipaddr.process(entry);

@@ -91,25 +91,39 @@ describe('fetch stage', () => {
   });
 
   it.each([
-    ['http://127.0.0.1:9/', 'loopback'],
-    ['http://localhost:9/', 'loopback'],
-    ['http://10.0.0.1/', 'private'],
-    ['http://192.168.0.10/', 'private'],
-    ['http://169.254.169.254/latest/meta-data', 'linkLocal'],
-    ['http://[::1]/', 'loopback'],
-    ['http://[::ffff:10.0.0.1]/', 'private'],
-    ['http://[fd00::1]/', 'uniqueLocal'],
-    ['http://0.0.0.0/', 'unspecified'],
-  ])('refuses %s without an allowlist (%s)', async (url, reason) => {
+    ['http://127.0.0.1:9/', '127.0.0.1', 'loopback'],
+    ['http://localhost:9/', 'localhost', 'loopback'],
+    ['http://10.0.0.1/', '10.0.0.1', 'private'],
+    ['http://192.168.0.10/', '192.168.0.10', 'private'],
+    ['http://169.254.169.254/latest/meta-data', '169.254.169.254', 'link-local'],
+    ['http://[::1]/', '::1', 'loopback'],
+    ['http://[::ffff:10.0.0.1]/', '::ffff:a00:1', 'private'],
+    ['http://[fd00::1]/', 'fd00::1', 'unique local'],
+    ['http://0.0.0.0/', '0.0.0.0', 'unspecified'],
+  ])('refuses %s without an allowlist, naming the rule (%s: %s)', async (url, host, rule) => {
     const err = await failure(createFetchStage({ ...options, allowlist: [] })({ url }));
-    expect(err.message).toContain(`a ${reason} address`);
+    expect(err.message).toBe(
+      `refused: the address of ${host} is not public (${rule}); only public addresses are fetched`,
+    );
     expect(err.retryable).toBe(false);
   });
 
-  it('checks every redirect hop: a public-looking start that redirects inward is refused', async () => {
+  it('never names the address a host name resolved to (internal DNS stays internal)', async () => {
+    const err = await failure(createFetchStage({ ...options, allowlist: [] })({ url: 'http://localhost:9/' }));
+    expect(err.message).not.toMatch(/127\.0\.0\.1|::1\b/);
+  });
+
+  it('checks every redirect hop: a public-looking start that redirects inward is refused, not naming the target', async () => {
     const before = hits.length;
-    expect((await failure(fetchStage({ url: `${base}/to-private` }))).message).toContain('private address (10.0.0.1)');
-    expect((await failure(fetchStage({ url: `${base}/to-metadata` }))).message).toContain('linkLocal address');
+    const inward = await failure(fetchStage({ url: `${base}/to-private` }));
+    expect(inward.message).toBe(
+      'refused: redirect 1 leads to an address that is not public (private); only public addresses are fetched',
+    );
+    const metadata = await failure(fetchStage({ url: `${base}/to-metadata` }));
+    expect(metadata.message).toBe(
+      'refused: redirect 1 leads to an address that is not public (link-local); only public addresses are fetched',
+    );
+    expect(`${inward.message} ${metadata.message}`).not.toMatch(/10\.0\.0\.1|169\.254/);
     expect(hits.slice(before)).toEqual(['/to-private', '/to-metadata']);
   });
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { createAddressPolicy } from './address-policy';
+import { createAddressPolicy, refusalRule } from './address-policy';
 import { digest, permanent, transient, type StageResult } from './result';
 
 export interface FetchOptions {
@@ -42,7 +42,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export function createFetchStage(options: FetchOptions) {
   const policy = createAddressPolicy(options.allowlist);
 
-  async function resolveChecked(host: string): Promise<{ address: string; family: number }> {
+  /**
+   * Resolves a hop's host and checks every address. A refusal names the rule (the class of
+   * address) and the host as the user gave it, or the redirect's number; never the resolved
+   * address, so a capture's error cannot map internal names to internal addresses.
+   */
+  async function resolveChecked(host: string, redirect: number): Promise<{ address: string; family: number }> {
     const bare = host.startsWith('[') ? host.slice(1, -1) : host;
     const found = isIP(bare)
       ? [{ address: bare, family: isIP(bare) }]
@@ -53,7 +58,9 @@ export function createFetchStage(options: FetchOptions) {
         });
     for (const { address } of found) {
       const reason = policy.refusal(address);
-      if (reason) throw permanent(`refused: ${bare} resolves to a ${reason} address (${address})`);
+      if (!reason) continue;
+      const what = redirect ? `redirect ${redirect} leads to an address that` : `the address of ${bare}`;
+      throw permanent(`refused: ${what} is not public (${refusalRule(reason)}); only public addresses are fetched`);
     }
     return found[0]!;
   }
@@ -133,7 +140,7 @@ export function createFetchStage(options: FetchOptions) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw permanent(`refused: only http and https URLs are fetched (${url.protocol})`);
       if (url.username || url.password) throw permanent('refused: URLs with credentials are not fetched');
-      const pinned = await resolveChecked(url.hostname);
+      const pinned = await resolveChecked(url.hostname, redirects);
       const res = await hop(url, pinned, deadline);
       if (REDIRECTS.has(res.status) && res.location) {
         if (redirects >= options.maxRedirects) throw permanent(`more than ${options.maxRedirects} redirects`);
