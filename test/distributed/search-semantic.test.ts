@@ -25,6 +25,6 @@ describe('semantic search across processes (graph → Kafka → search → graph
     });
     expect(suggestions.body.suggestions[0]).toMatchObject({ node_id: node.id, title: 'Sourdough starter care' });
     const context = await api('POST', '/context', { auth: s.bearer, body: {} });
-    expect(context.body.data.map((n: { id: string }) => n.id)).toEqual([node.id]);
+    expect(context.body.nodes.map((n: { id: string }) => n.id)).toEqual([node.id]);
   });
 });

@@ -121,7 +121,7 @@ describe('kg graph, context, suggest', () => {
     await run(['nodes', 'link', focus, near, '--weight', '0.8']);
     const ctx = await run(['context', '--focus', focus, '--mode', 'keyword', '--json']);
     expect(ctx.code, ctx.stderr).toBe(0);
-    const hit = ctx.json().data.find((n: any) => n.id === near);
+    const hit = ctx.json().nodes.find((n: any) => n.id === near);
     expect(hit.reasons.join(' ')).toContain('linked to “Coffee roasting”');
     expect((await run(['context', '--focus', focus])).stdout).toMatch(
       /Coffee brewing node_\S+ \d\.\d\d\n {2}· linked to/,

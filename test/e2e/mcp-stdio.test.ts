@@ -151,9 +151,9 @@ describe('kg-mcp over stdio (SVC_TOKEN)', () => {
     const linked = await callOk(client, 'create_node', { title: 'Latte art basics' });
     await callOk(client, 'link_nodes', { source_id: focus.id, links: [{ target_id: linked.id, weight: 0.9 }] });
     const ctx = await callOk(client, 'get_context', { focus_node_ids: [focus.id], mode: 'keyword' });
-    const hit = ctx.data.find((n: any) => n.id === linked.id);
+    const hit = ctx.nodes.find((n: any) => n.id === linked.id);
     expect(hit.reasons.join(' ')).toContain('Milk steaming technique');
-    expect(ctx.data.map((n: any) => n.id)).not.toContain(focus.id);
+    expect(ctx.nodes.map((n: any) => n.id)).not.toContain(focus.id);
     const sugg = await callOk(client, 'suggest_links', { text: 'steaming milk for a latte', node_id: focus.id });
     expect(Array.isArray(sugg.suggestions)).toBe(true);
     expect(sugg.suggestions.map((s: any) => s.node_id)).not.toContain(linked.id);

@@ -17,7 +17,7 @@ let other: Session;
 const ids: Record<string, string> = {};
 
 const context = (body: unknown, auth = s.bearer) => api('POST', '/context', { auth, body });
-const idsOf = (body: unknown) => conforms(ContextResponse, body).data.map((n) => n.id);
+const idsOf = (body: unknown) => conforms(ContextResponse, body).nodes.map((n) => n.id);
 
 beforeAll(async () => {
   [s, other] = await Promise.all([newTenant('ctx'), newTenant('ctx-other')]);
@@ -61,23 +61,33 @@ describe('POST /context', () => {
   it('returns linked and similar nodes with scores and reasons, never the focus itself', async () => {
     const res = await context({ focus_node_ids: [ids['focus']] });
     expect(res.status).toBe(200);
+    // The shape the API conventions give: {nodes: [{id, title, summary, score, reasons}]}, best first.
+    expect(Object.keys(res.body)).toEqual(['nodes']);
     const body = conforms(ContextResponse, res.body);
-    const order = body.data.map((n) => n.id);
+    expect(body.nodes.length).toBeGreaterThan(0);
+    for (const n of body.nodes)
+      expect(n).toMatchObject({
+        id: expect.any(String),
+        title: expect.any(String),
+        summary: expect.any(String),
+        score: expect.any(Number),
+        reasons: expect.any(Array),
+      });
+    const order = body.nodes.map((n) => n.id);
     expect(order).not.toContain(ids['focus']);
     expect(order.slice(0, 2)).toEqual(expect.arrayContaining([ids['linked'], ids['similar']]));
-    const linked = body.data.find((n) => n.id === ids['linked'])!;
+    const linked = body.nodes.find((n) => n.id === ids['linked'])!;
     expect(linked.reasons.join(' ')).toMatch(/linked to “Espresso extraction” \(related, weight 0\.9\)/);
-    const similar = body.data.find((n) => n.id === ids['similar'])!;
+    const similar = body.nodes.find((n) => n.id === ids['similar'])!;
     expect(similar.reasons.join(' ')).toMatch(/similar to the focus/);
-    for (const n of body.data) {
+    for (const n of body.nodes) {
       expect(n.score).toBeGreaterThan(0);
       expect(n.score).toBeLessThanOrEqual(1);
     }
-    expect([...body.data].map((n) => n.score)).toEqual(body.data.map((n) => n.score));
   });
 
   it('diversifies: a near-duplicate of a node already picked yields its place to a different node', async () => {
-    const data = conforms(ContextResponse, (await context({ focus_node_ids: [ids['focus']] })).body).data;
+    const data = conforms(ContextResponse, (await context({ focus_node_ids: [ids['focus']] })).body).nodes;
     const at = (key: string) => data.findIndex((n) => n.id === ids[key]);
     const [first, second] = [Math.min(at('dup1'), at('dup2')), Math.max(at('dup1'), at('dup2'))];
     expect(first).toBeGreaterThanOrEqual(0);
@@ -88,7 +98,7 @@ describe('POST /context', () => {
 
   it('falls back to recency and status without focus, in every mode', async () => {
     for (const body of [{}, { focus_node_ids: [] }, { mode: 'keyword' }, { mode: 'semantic' }]) {
-      const data = conforms(ContextResponse, (await context(body)).body).data;
+      const data = conforms(ContextResponse, (await context(body)).body).nodes;
       expect(data.length, JSON.stringify(body)).toBe(6);
       expect(
         data.every((n) => n.reasons.some((r) => r.startsWith('updated'))),

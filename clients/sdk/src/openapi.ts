@@ -1121,7 +1121,7 @@ export interface components {
             }[];
         };
         ContextResponse: {
-            data: components["schemas"]["ContextNode"][];
+            nodes: components["schemas"]["ContextNode"][];
         };
         ContextNode: {
             id: string;

@@ -67,7 +67,7 @@ export const ContextNode = z
   })
   .meta({ id: 'ContextNode' });
 /** POST /context: at most CONTEXT_LIMIT nodes, best first (docs/API.md "Context"). */
-export const ContextResponse = z.object({ data: z.array(ContextNode) }).meta({ id: 'ContextResponse' });
+export const ContextResponse = z.object({ nodes: z.array(ContextNode) }).meta({ id: 'ContextResponse' });
 export const CONTEXT_LIMIT = 20;
 
 export const ContextInput = z.object({

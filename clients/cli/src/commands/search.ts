@@ -30,11 +30,11 @@ export function searchCommands(program: Command): void {
       }),
     );
     if (opts.json) return printJson(res);
-    for (const n of res.data) {
+    for (const n of res.nodes) {
       print(`${out.bold(n.title)} ${out.dim(n.id)} ${out.cyan(n.score.toFixed(2))}`);
       for (const r of n.reasons) print(`  ${out.dim('·')} ${r}`);
     }
-    if (!res.data.length) print(out.dim('Nothing yet.'));
+    if (!res.nodes.length) print(out.dim('Nothing yet.'));
   });
 
   examples(

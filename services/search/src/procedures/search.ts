@@ -66,4 +66,4 @@ export const indexingStatus =
 
 export const rankContext =
   (context: ContextRanker): H['context']['rank'] =>
-  async ({ input, ctx }) => ({ data: await context.rank(ctx.identity.tenantId, input.focus_node_ids, input.mode) });
+  async ({ input, ctx }) => ({ nodes: await context.rank(ctx.identity.tenantId, input.focus_node_ids, input.mode) });
