@@ -284,6 +284,8 @@ UPLOAD_CONCURRENCY_PER_TENANT: {{ .Values.gateway.http.uploadConcurrencyPerTenan
 UPLOAD_CONCURRENCY_PER_PROCESS: {{ .Values.gateway.http.uploadConcurrencyPerProcess | int64 | quote }}
 UPLOAD_STORAGE_QUOTA_BYTES: {{ .Values.gateway.http.uploadStorageQuotaBytes | int64 | quote }}
 PARA_JOB_RATE_LIMIT_PER_MINUTE: {{ .Values.gateway.http.paraJobRateLimitPerMinute | int64 | quote }}
+EVENT_STREAMS_PER_CREDENTIAL: {{ .Values.gateway.http.eventStreamsPerCredential | int64 | quote }}
+EVENT_STREAMS_PER_TENANT: {{ .Values.gateway.http.eventStreamsPerTenant | int64 | quote }}
 TRUST_PROXY_HOPS: {{ include "kg.trustProxyHops" . | quote }}
 {{- end }}
 
