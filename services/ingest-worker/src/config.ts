@@ -23,7 +23,7 @@ export const pipelineEnv = {
   INGEST_STAGE_ATTEMPTS: ms(3),
   INGEST_RETRY_BACKOFF_MS: ms(500),
   /** Claims of one run (after crashes or non-final failures) before the capture is `failed`. */
-  INGEST_MAX_CLAIMS: ms(5),
+  INGEST_MAX_CLAIMS: ms(3),
   /** How long a claim holds without news; every recorded stage renews it. */
   INGEST_LEASE_MS: ms(300_000),
   /** Between two sweeps for stuck captures. */

@@ -1,15 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@kg/logger';
 import { pipelineConfigSchema } from './config';
 import { createStages, type Stages } from './pipeline';
 import { runCapture, type RunnerDeps } from './runner';
 import { permanent, transient } from './stages/result';
+import { createSweeper } from './sweeper';
 import { fakeServices } from './testing';
 
 const logger = createLogger('test', 'silent');
-const policy = { stageTimeoutMs: 2000, stageAttempts: 3, retryBackoffMs: 1, maxClaims: 3, leaseMs: 60_000 };
+const policy = { stageTimeoutMs: 30_000, stageAttempts: 3, retryBackoffMs: 1, maxClaims: 3, leaseMs: 60_000 };
 let stages: Stages;
 let server: http.Server;
 let base: string;
@@ -171,6 +172,42 @@ describe('runner', () => {
     const { deps } = counted(fake);
     expect(await runCapture(deps, job)).toBe('failed');
     expect(c.error).toBe('extract: gave up after 3 attempts (the worker stopped during this stage)');
+  });
+
+  it('ends a capture whose runs keep killing the worker `failed` after the default cap of 3 attempts', async () => {
+    const cap = pipelineConfigSchema.parse({}).INGEST_MAX_CLAIMS;
+    expect(cap).toBe(3);
+    let now = 1_000_000;
+    const fake = fakeServices(() => now);
+    const job = fake.add({ raw_text: 'Poison that kills whatever process reads it.' });
+    const c = fake.captures.get(job.capture_id)!;
+    const sweeper = createSweeper({ captures: fake.capturesHandle, logger, afterMs: 60_000, intervalMs: 1000 });
+    // Each run dies inside extract: its promise never settles (the process is gone), nothing is
+    // recorded, the lease runs out and the sweeper re-queues the capture for the next worker.
+    const deaths: (() => void)[] = [];
+    let runs = 0;
+    const { deps } = counted(fake, {
+      extract: () => {
+        runs++;
+        return new Promise((_, reject) => deaths.push(() => reject(permanent('gone'))));
+      },
+    });
+    const dying = { ...deps, policy: { ...policy, maxClaims: cap, stageTimeoutMs: 600_000 } };
+    const abandoned: Promise<unknown>[] = [];
+    for (let claim = 1; claim <= 10 && c.run.status !== 'failed'; claim++) {
+      const run = runCapture(dying, job);
+      abandoned.push(run.catch(() => undefined));
+      await vi.waitFor(() => expect(runs === claim || c.run.status === 'failed').toBe(true));
+      now += policy.leaseMs + 60_000;
+      await sweeper.runOnce();
+    }
+    expect(runs).toBe(3);
+    expect(c.run.status).toBe('failed');
+    expect(c.error).toBe('extract: gave up after 3 attempts (the worker stopped during this stage)');
+    expect(c.log.filter((l) => l === 'requeued')).toHaveLength(3);
+    expect(c.log.at(-1)).toBe('failed:extract');
+    for (const die of deaths) die();
+    await Promise.all(abandoned);
   });
 
   it('skips a capture leased by another worker, and drops a run that lost its claim (409)', async () => {
