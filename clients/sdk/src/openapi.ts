@@ -195,7 +195,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List and search nodes (mode hybrid by default; keyword, semantic) */
+        /** List and search nodes (mode hybrid by default; keyword, semantic); semantic and hybrid queries are rate-limited (429) */
         get: operations["listNodes"];
         put?: never;
         /** Create a node (`content` becomes `body_markdown`; status starts `raw`) */
@@ -422,7 +422,7 @@ export interface paths {
         /** List PARA items, optionally by category and status */
         get: operations["listParaItems"];
         put?: never;
-        /** Create a PARA item (slug from the label, unique per category: my-label, my-label-2, …) */
+        /** Create a PARA item (slug from the label, unique per category: my-label, my-label-2, …); starts a reclassification job */
         post: operations["createParaItem"];
         delete?: never;
         options?: never;
@@ -595,7 +595,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a file as a capture (type detected from the content; 413 over 25 MiB, 415 when not accepted) */
+        /** Upload a file as a capture (type detected from the content; 413 over 25 MiB or past the stored-bytes quota, 415 when not accepted, 429 past the upload limits) */
         post: operations["uploadCapture"];
         delete?: never;
         options?: never;
@@ -781,7 +781,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live updates (extension): server-sent events `capture.changed`, `capture.deleted`, `node.created`, `node.updated`, `node.deleted` of your tenant */
+        /** Live updates (extension): server-sent events `capture.changed`, `capture.deleted`, `node.created`, `node.updated`, `node.deleted` of your tenant; `credential.ended` last when the credential ends */
         get: operations["streamEvents"];
         put?: never;
         post?: never;
@@ -2282,6 +2282,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected error (logged with the request id; no details returned) */
             500: {
                 headers: {
@@ -3033,6 +3042,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected error (logged with the request id; no details returned) */
             500: {
                 headers: {
@@ -3104,6 +3122,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3524,6 +3551,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4181,6 +4217,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected error (logged with the request id; no details returned) */
             500: {
                 headers: {
@@ -4388,6 +4433,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected error (logged with the request id; no details returned) */
             500: {
                 headers: {
@@ -4468,6 +4522,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5267,7 +5330,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: each event has `id` (evt_…), `event` (its type) and `data` (JSON: id, type, occurred_at, version, data). A comment line every 15 s keeps the stream open. No history is replayed: re-read state after reconnecting. */
+            /** @description text/event-stream: each event has `id` (evt_…), `event` (its type) and `data` (JSON: id, type, occurred_at, version, data). A comment line every 15 s keeps the stream open. No history is replayed: re-read state after reconnecting. The stream ends with its credential: a last event `credential.ended` (data `{reason, detail}`, reason `revoked`, `signed_out` or `expired`), then the end of the response; after `expired` reconnect with a fresh access token. Concurrent streams are capped per credential (EVENT_STREAMS_PER_CREDENTIAL, default 10) and per tenant (EVENT_STREAMS_PER_TENANT, default 20): over either, 429. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5287,6 +5350,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (with WWW-Authenticate) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -191,6 +191,24 @@ function rawUpload(base: string, key: string, size: number, opts: { hold?: boole
   return { answer, finish: send };
 }
 
+/**
+ * An upload that holds its slot (body not sent), shown by a probe refused with `refusal` beside it.
+ * The probe may reach the slot first (the held one is then refused once its body is sent): that
+ * round is finished and another started, with a longer head start.
+ */
+async function holdSlot(base: string, key: string, probeKey: string, refusal: number) {
+  for (let round = 1; round <= 5; round++) {
+    const held = rawUpload(base, key, 1000, { hold: true });
+    await new Promise((r) => setTimeout(r, 50 * round));
+    const probe = await rawUpload(base, probeKey, 10).answer;
+    if (probe.status === refusal) return { held, probe };
+    expect(probe.status).toBe(201);
+    await held.finish();
+    await held.answer;
+  }
+  throw new Error('no upload held its slot in 5 rounds');
+}
+
 describe('upload limits', () => {
   it('counts uploads per tenant per minute', async () => {
     const g = await start({ UPLOAD_RATE_LIMIT_PER_MINUTE: '2' });
@@ -205,13 +223,9 @@ describe('upload limits', () => {
 
   it('holds at most UPLOAD_CONCURRENCY_PER_TENANT uploads of a tenant in progress; other tenants go on', async () => {
     const g = await start({ UPLOAD_CONCURRENCY_PER_TENANT: '1' });
-    const slow = rawUpload(g.base, 'j.k1', 1000, { hold: true });
-    // The first upload holds its slot once its file is being read: wait until the server reads it.
-    let second: Awaited<ReturnType<typeof slow.answer>> | null = null;
-    for (let i = 0; i < 100 && second?.status !== 429; i++) second = await rawUpload(g.base, 'j.k2', 10).answer;
-    expect(second!.status).toBe(429);
-    expect(Number(second!.headers['retry-after'])).toBeGreaterThan(0);
-    expect(JSON.parse(second!.body)).toMatchObject({ status: 429, detail: expect.stringContaining('in progress') });
+    const { held: slow, probe: second } = await holdSlot(g.base, 'j.k1', 'j.k2', 429);
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.parse(second.body)).toMatchObject({ status: 429, detail: expect.stringContaining('in progress') });
     expect((await rawUpload(g.base, 'k.k1', 10).answer).status).toBe(201);
     await slow.finish();
     expect((await slow.answer).status).toBe(201);
@@ -220,11 +234,8 @@ describe('upload limits', () => {
 
   it('answers 503 with Retry-After when this process holds UPLOAD_CONCURRENCY_PER_PROCESS uploads', async () => {
     const g = await start({ UPLOAD_CONCURRENCY_PER_PROCESS: '1' });
-    const slow = rawUpload(g.base, 'l.k1', 1000, { hold: true });
-    let other: Awaited<ReturnType<typeof slow.answer>> | null = null;
-    for (let i = 0; i < 100 && other?.status !== 503; i++) other = await rawUpload(g.base, 'm.k1', 10).answer;
-    expect(other!.status).toBe(503);
-    expect(Number(other!.headers['retry-after'])).toBeGreaterThan(0);
+    const { held: slow, probe: other } = await holdSlot(g.base, 'l.k1', 'm.k1', 503);
+    expect(Number(other.headers['retry-after'])).toBeGreaterThan(0);
     await slow.finish();
     expect((await slow.answer).status).toBe(201);
     expect((await rawUpload(g.base, 'm.k1', 10).answer).status).toBe(201);
