@@ -40,8 +40,9 @@ async function signIn(tag: string): Promise<string> {
   return `Bearer ${res.body.access_token}`;
 }
 
+type Page = { data: Array<{ id: string }> };
 const semantic = (auth: string, query: string) =>
-  call<NodePage>('GET', `/nodes?mode=semantic&per_page=10&query=${encodeURIComponent(query)}`, auth);
+  call<Page>('GET', `/nodes?mode=semantic&per_page=10&query=${encodeURIComponent(query)}`, auth);
 
 beforeAll(async () => {
   server = await startOwnServer({
