@@ -15,7 +15,13 @@ export default defineConfig({
             'clients/mcp/src/**/*.test.ts',
             'clients/dashboard/src/**/*.test.ts',
           ],
-          exclude: ['**/node_modules/**', '**/*.postgres.test.ts', '**/*.s3.test.ts', '**/*.redis.test.ts'],
+          exclude: [
+            '**/node_modules/**',
+            '**/*.postgres.test.ts',
+            '**/*.s3.test.ts',
+            '**/*.redis.test.ts',
+            '**/*.qdrant.test.ts',
+          ],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -35,13 +41,15 @@ export default defineConfig({
         test: {
           // Tests that need real PostgreSQL (GRAPH_TEST_PG_URL), run by npm run test:postgres, the S3
           // blob store against real MinIO (*.s3.test.ts start it with scripts/infra/minio.sh) and
-          // the kv store against real Redis (*.redis.test.ts, scripts/infra/redis.sh).
+          // the kv store against real Redis (*.redis.test.ts, scripts/infra/redis.sh) and the vector index
+          // against real Qdrant (*.qdrant.test.ts, scripts/infra/qdrant.sh).
           name: 'postgres',
           include: [
             'packages/*/src/**/*.postgres.test.ts',
             'services/*/src/**/*.postgres.test.ts',
             'packages/*/src/**/*.s3.test.ts',
             'packages/*/src/**/*.redis.test.ts',
+            'packages/*/src/**/*.qdrant.test.ts',
           ],
           environment: 'node',
           testTimeout: 60_000,

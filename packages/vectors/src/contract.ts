@@ -6,6 +6,16 @@ const A = 'tenant_a';
 const B = 'tenant_b';
 let sequence = 0;
 
+/**
+ * Every collection the suite makes starts with this, unique to the run, so a run against a
+ * server that keeps its data (a real Qdrant) never meets an earlier run's points; such a
+ * suite deletes the collections with this prefix afterwards.
+ */
+export const CONTRACT_COLLECTION_PREFIX = `contract_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}_`;
+
+/** The payload keys the suite filters on besides tenant_id (Qdrant indexes each). */
+export const CONTRACT_FILTER_KEYS = ['kind', 'tags', 'source'] as const;
+
 const point = (id: string, vector: number[], tenant = A, extra: Record<string, PayloadValue> = {}): VectorPoint => ({
   id,
   vector,
@@ -25,23 +35,26 @@ export function describeVectorIndexContract(name: string, makeIndex: () => Promi
     beforeEach(async () => {
       index = await makeIndex();
       sequence += 1;
-      col = `contract_${sequence}`;
-      await index.ensureCollection(col, 3);
+      col = `${CONTRACT_COLLECTION_PREFIX}${sequence}`;
+      await index.ensureCollection(col, 3, { filterKeys: CONTRACT_FILTER_KEYS });
     });
 
     it('is ready, and ensureCollection is idempotent but refuses other dimensions', async () => {
       expect(await index.ready()).toBe(true);
-      await index.upsert(col, [point('p1', [1, 0, 0])]);
+      await index.upsert(col, [point('p1', [1, 0, 0], A, { kind: 'note' })]);
       await index.ensureCollection(col, 3);
+      await index.ensureCollection(col, 3, { filterKeys: [...CONTRACT_FILTER_KEYS, 'status'] });
       expect(await index.count(col, { tenant_id: A })).toBe(1);
+      expect(await index.count(col, { tenant_id: A, kind: 'note' })).toBe(1);
       await expect(index.ensureCollection(col, 4)).rejects.toThrow(/3 dimensions/);
+      await expect(index.ensureCollection(col, 3, { filterKeys: ['_id'] })).rejects.toThrow(/reserved/);
     });
 
     it('survives concurrent ensureCollection calls for a new collection', async () => {
       const fresh = `${col}_fresh`;
       await Promise.all([
-        index.ensureCollection(fresh, 2),
-        index.ensureCollection(fresh, 2),
+        index.ensureCollection(fresh, 2, { filterKeys: ['kind'] }),
+        index.ensureCollection(fresh, 2, { filterKeys: ['kind'] }),
         index.ensureCollection(fresh, 2),
       ]);
       await index.upsert(fresh, [point('p1', [1, 0])]);

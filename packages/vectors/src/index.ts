@@ -1,4 +1,5 @@
 export type {
+  CollectionOptions,
   PayloadValue,
   VectorFilter,
   VectorHit,
@@ -10,3 +11,10 @@ export type {
 export { createMemoryVectorIndex, type MemoryVectorOptions } from './memory';
 export { createQdrantVectorIndex, type QdrantVectorOptions } from './qdrant';
 export { toPointId } from './point-id';
+export {
+  VECTORS_RETRY_AFTER_SECONDS,
+  VectorCollectionMismatchError,
+  VectorIndexUnavailableError,
+  isVectorIndexUnavailable,
+  type VectorIndexUnavailableReason,
+} from './errors';

@@ -1,5 +1,5 @@
 import type { VectorHit, VectorIndex, VectorPayload } from './port';
-import { assertFilter, assertPayloadPatch, assertPoints, assertQuery } from './rules';
+import { assertCollectionOptions, assertFilter, assertPayloadPatch, assertPoints, assertQuery } from './rules';
 import { CollectionLog, type LoggedPoint } from './memory-log';
 import { Segment } from './segment';
 
@@ -84,9 +84,10 @@ export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): Vect
 
   return {
     kind: 'memory',
-    async ensureCollection(name, dimensions) {
+    async ensureCollection(name, dimensions, collectionOptions) {
       if (!Number.isInteger(dimensions) || dimensions < 1)
         throw new Error('vectors: dimensions must be a positive integer');
+      assertCollectionOptions(collectionOptions);
       let existing = collections.get(name);
       if (!existing && options.dir !== undefined) {
         const log = new CollectionLog(options.dir, name);

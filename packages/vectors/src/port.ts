@@ -34,14 +34,27 @@ export interface VectorHit {
   payload: VectorPayload;
 }
 
+export interface CollectionOptions {
+  /**
+   * Payload keys that filters use besides `tenant_id` (string or string[] values). Qdrant gets
+   * a keyword index on each (created when missing, at every ensureCollection); the in-process
+   * index filters every key alike and only checks the names.
+   */
+  filterKeys?: readonly string[];
+}
+
 /**
  * Vector store port used by semantic search. Collections use cosine distance.
  * Adapters: in-process brute force (embedded mode) and Qdrant (distributed mode).
  */
 export interface VectorIndex {
   readonly kind: 'memory' | 'qdrant';
-  /** Creates the collection when missing; throws when it exists with other dimensions. */
-  ensureCollection(name: string, dimensions: number): Promise<void>;
+  /**
+   * Creates the collection when missing, with the payload indexes its filters need; throws
+   * when it exists with other dimensions (Qdrant: or another distance), never mixing vectors.
+   * Idempotent, and safe to call from several processes at once.
+   */
+  ensureCollection(name: string, dimensions: number, options?: CollectionOptions): Promise<void>;
   /** Inserts or replaces points by id (vector and payload together). */
   upsert(collection: string, points: VectorPoint[]): Promise<void>;
   /**

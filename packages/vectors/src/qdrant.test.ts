@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { describeVectorIndexContract } from './contract';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CONTRACT_FILTER_KEYS, describeVectorIndexContract } from './contract';
+import { VectorCollectionMismatchError, VectorIndexUnavailableError } from './errors';
 import { toPointId } from './point-id';
 import { createQdrantVectorIndex } from './qdrant';
 import { startFakeQdrant, type Exchange, type FakeQdrant } from './testing/fake-qdrant';
@@ -44,15 +47,31 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
       expect(fake.exchanges.every((e) => e.violations.length === 0)).toBe(true);
     });
 
-    it('creates cosine collections with a tenant keyword index', () => {
+    it('creates cosine collections with per-tenant graphs, payloads on disk, a tenant index and one per filter key', () => {
       const creates = sent('/collections/{collection_name}', 'PUT');
       expect(creates.length).toBeGreaterThan(5);
       for (const e of creates)
-        expect(e.requestBody).toEqual({ vectors: { size: e.path.endsWith('_fresh') ? 2 : 3, distance: 'Cosine' } });
-      for (const e of sent('/collections/{collection_name}/index', 'PUT')) {
-        expect(e.requestBody).toEqual({ field_name: 'tenant_id', field_schema: { type: 'keyword', is_tenant: true } });
-        expect(e.query).toEqual({ wait: 'true' });
-      }
+        expect(e.requestBody).toEqual({
+          vectors: { size: e.path.endsWith('_fresh') ? 2 : 3, distance: 'Cosine' },
+          hnsw_config: { m: 0, payload_m: 16 },
+          on_disk_payload: true,
+        });
+      const indexes = sent('/collections/{collection_name}/index', 'PUT');
+      for (const e of indexes) expect(e.query).toEqual({ wait: 'true' });
+      const byField = new Map(
+        indexes.map((e) => [(e.requestBody as Body).field_name, (e.requestBody as Body).field_schema]),
+      );
+      expect(Object.fromEntries(byField)).toEqual({
+        tenant_id: { type: 'keyword', is_tenant: true },
+        ...Object.fromEntries(
+          [...CONTRACT_FILTER_KEYS, 'status'].map((k) => [k, { type: 'keyword', enable_hnsw: false }]),
+        ),
+      });
+      // Once per collection and key: a second ensureCollection finds them in GET /collections/{name}.
+      const perCollection = indexes
+        .filter((e) => (e.requestBody as Body).field_name === 'tenant_id' && !e.path.includes('_fresh/')) // _fresh: a race
+        .map((e) => e.path);
+      expect(perCollection.filter((p, i) => perCollection.indexOf(p) !== i)).toEqual([]);
     });
 
     it('upserts UUID point ids with the original id in the payload, waiting for the write', () => {
@@ -115,7 +134,7 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
 
   it('filters on source_capture_id (null for a node made by hand) as a must match after the tenant', async () => {
     const index = createQdrantVectorIndex({ url: fake.url });
-    await index.ensureCollection('by_capture', 3);
+    await index.ensureCollection('by_capture', 3, { filterKeys: ['model', 'source_capture_id'] });
     await index.upsert('by_capture', [
       { id: 'node_a', vector: [1, 0, 0], payload: { tenant_id: 'tenant_a', source_capture_id: 'cap_1' } },
       { id: 'node_b', vector: [1, 0, 0], payload: { tenant_id: 'tenant_a', source_capture_id: null } },
@@ -137,6 +156,16 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
       points: Array<{ payload: Body }>;
     };
     expect(upserted.points.map((p) => p.payload.source_capture_id)).toEqual(['cap_1', null]);
+    // As Qdrant 1.18.3 describes it (qdrant.qdrant.test.ts): the layout asked for, and a null not indexed.
+    const info = (await (await fetch(`${fake.url}/collections/by_capture`)).json()) as { result: Body };
+    expect(info.result).toMatchObject({
+      config: { params: { on_disk_payload: true }, hnsw_config: { m: 0, payload_m: 16, ef_construct: 100 } },
+      payload_schema: {
+        tenant_id: { data_type: 'keyword', params: { type: 'keyword', is_tenant: true }, points: 2 },
+        source_capture_id: { data_type: 'keyword', params: { type: 'keyword', enable_hnsw: false }, points: 1 },
+        model: { data_type: 'keyword', points: 1 },
+      },
+    });
   });
 
   it('refuses an existing collection with another distance', async () => {
@@ -146,9 +175,32 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
       body: JSON.stringify({ vectors: { size: 3, distance: 'Dot' } }),
     });
     const index = createQdrantVectorIndex({ url: fake.url });
-    await expect(index.ensureCollection('dotty', 3)).rejects.toThrow(
-      /exists with 3 dimensions, Dot; expected 3 dimensions, Cosine/,
+    const err = await index.ensureCollection('dotty', 3).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VectorCollectionMismatchError);
+    expect(err).toMatchObject({ collection: 'dotty', setting: 'distance' });
+    expect((err as Error).message).toMatch(
+      /dotty exists with vector distance Dot \(3 dimensions, Dot\); expected 3 dimensions, Cosine/,
     );
+  });
+
+  it('upgrades a tenant index made with the short form to is_tenant, once', async () => {
+    const put = (path: string, body: unknown) =>
+      fetch(`${fake.url}${path}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await put('/collections/older', { vectors: { size: 3, distance: 'Cosine' } });
+    await put('/collections/older/index', { field_name: 'tenant_id', field_schema: 'keyword' });
+    await put('/collections/older/index', { field_name: 'kind', field_schema: 'keyword' });
+    const index = createQdrantVectorIndex({ url: fake.url });
+    const before = sent('/collections/{collection_name}/index', 'PUT').length;
+    await index.ensureCollection('older', 3, { filterKeys: ['kind'] });
+    await index.ensureCollection('older', 3, { filterKeys: ['kind'] });
+    const made = sent('/collections/{collection_name}/index', 'PUT').slice(before);
+    expect(made.map((e) => e.requestBody)).toEqual([
+      { field_name: 'tenant_id', field_schema: { type: 'keyword', is_tenant: true } },
+    ]);
   });
 
   it('sends the api key header', async () => {
@@ -162,5 +214,91 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
   it('reports not ready when nothing listens', async () => {
     const index = createQdrantVectorIndex({ url: 'http://127.0.0.1:1', timeoutMs: 2_000 });
     expect(await index.ready()).toBe(false);
+  });
+});
+
+describe('qdrant adapter when Qdrant cannot answer', () => {
+  /** A stand-in server answering every request with `handler`. */
+  async function serve(handler: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+  const query = { vector: [1, 0, 0], limit: 3, filter: { tenant_id: 'tenant_a' } };
+  const failure = (run: Promise<unknown>) =>
+    run.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+
+  it('nothing listening: a typed unavailable error (503, Retry-After 5) whose public text names no address', async () => {
+    const closed = await serve(() => undefined);
+    await closed.close(); // a port that refuses connections (fetch refuses port 1 without trying)
+    const index = createQdrantVectorIndex({ url: closed.url, timeoutMs: 2_000 });
+    for (const run of [
+      index.search('c', query),
+      index.upsert('c', [{ id: 'n', vector: [1], payload: { tenant_id: 't' } }]),
+      index.ensureCollection('c', 3),
+    ]) {
+      const err = await failure(run);
+      expect(err).toBeInstanceOf(VectorIndexUnavailableError);
+      expect(err).toMatchObject({
+        kind: 'unavailable',
+        status: 503,
+        reason: 'unreachable',
+        extra: { retryAfterSeconds: 5 },
+      });
+      expect((err as Error).message).toBe('Semantic search is temporarily unavailable; try again shortly');
+      expect((err as VectorIndexUnavailableError).diagnostic).toMatch(
+        /^vectors: qdrant .* failed: fetch failed: connect ECONNREFUSED .* \(check QDRANT_URL/,
+      );
+    }
+  });
+
+  it('no answer within the timeout: reason timeout', async () => {
+    const silent = await serve(() => undefined);
+    try {
+      const err = await failure(createQdrantVectorIndex({ url: silent.url, timeoutMs: 200 }).search('c', query));
+      expect(err).toMatchObject({ kind: 'unavailable', reason: 'timeout' });
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('a proxy answering 503 or 502: reason overloaded; 401/403: unauthorized naming QDRANT_API_KEY; 400: a plain error', async () => {
+    let status = 503;
+    const server = await serve((_req, res) => {
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: { error: `status ${status}` }, time: 0 }));
+    });
+    try {
+      const index = createQdrantVectorIndex({ url: server.url });
+      for (const [code, reason] of [
+        [503, 'overloaded'],
+        [502, 'overloaded'],
+        [401, 'unauthorized'],
+        [403, 'unauthorized'],
+      ] as const) {
+        status = code;
+        const err = await failure(index.count('c', { tenant_id: 'tenant_a' }));
+        expect(err).toMatchObject({ kind: 'unavailable', status: 503, reason });
+        if (reason === 'unauthorized')
+          expect((err as VectorIndexUnavailableError).diagnostic).toMatch(/QDRANT_API_KEY/);
+      }
+      status = 400;
+      const err = await failure(index.count('c', { tenant_id: 'tenant_a' }));
+      expect(err).not.toBeInstanceOf(VectorIndexUnavailableError);
+      expect((err as Error).message).toBe('vectors: qdrant count failed: status 400');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,7 +1,18 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import type { VectorFilter, VectorHit, VectorIndex, VectorPayload } from './port';
 import { toPointId } from './point-id';
-import { RESERVED_ID_KEY, assertFilter, assertPayloadPatch, assertPoints, assertQuery, byScoreThenId } from './rules';
+import { describeQdrantError, unavailableFromQdrant } from './errors';
+import { ensureQdrantCollection } from './qdrant-collection';
+import {
+  RESERVED_ID_KEY,
+  TENANT_KEY,
+  assertCollectionOptions,
+  assertFilter,
+  assertPayloadPatch,
+  assertPoints,
+  assertQuery,
+  byScoreThenId,
+} from './rules';
 
 export interface QdrantVectorOptions {
   /** `QDRANT_URL`, e.g. `http://qdrant:6333`; parsed by the caller's config. */
@@ -27,34 +38,11 @@ export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorInd
 
   return {
     kind: 'qdrant',
-    async ensureCollection(name, dimensions) {
+    async ensureCollection(name, dimensions, collectionOptions) {
       if (!Number.isInteger(dimensions) || dimensions < 1)
         throw new Error('vectors: dimensions must be a positive integer');
-      const exists = async () => (await call('collection exists', () => client.collectionExists(name))).exists;
-      let created = false;
-      if (!(await exists())) {
-        try {
-          await call('create collection', () =>
-            client.createCollection(name, { vectors: { size: dimensions, distance: 'Cosine' } }),
-          );
-          created = true;
-        } catch (err) {
-          if (!(await exists())) throw err; // else another replica won the race: verify its shape below
-        }
-      }
-      let indexed = false;
-      if (!created) {
-        const info = await call('get collection', () => client.getCollection(name));
-        assertShape(name, info.config.params.vectors, dimensions);
-        indexed = info.payload_schema.tenant_id !== undefined;
-      }
-      if (!indexed) {
-        // is_tenant lets Qdrant co-locate each tenant's points (its multitenancy setup).
-        const field_schema = { type: 'keyword', is_tenant: true } as const;
-        await call('create tenant index', () =>
-          client.createPayloadIndex(name, { field_name: 'tenant_id', field_schema, wait: true }),
-        );
-      }
+      assertCollectionOptions(collectionOptions);
+      await ensureQdrantCollection(client, call, name, dimensions, collectionOptions?.filterKeys ?? []);
     },
     async upsert(name, points) {
       assertPoints(points);
@@ -114,7 +102,7 @@ export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorInd
 /** `{ tenant_id, kind }` → `must: [tenant_id match, kind match]`, tenant first. */
 function toQdrantFilter(filter: VectorFilter): Schemas['Filter'] {
   const { tenant_id, ...rest } = filter;
-  const must = [{ key: 'tenant_id', match: { value: tenant_id } }];
+  const must = [{ key: TENANT_KEY, match: { value: tenant_id } }];
   for (const [key, value] of Object.entries(rest)) must.push({ key, match: { value } });
   return { must };
 }
@@ -128,29 +116,18 @@ function toHit(point: Schemas['ScoredPoint']): VectorHit {
   };
 }
 
-function assertShape(name: string, vectors: Schemas['VectorsConfig'] | undefined, dimensions: number): void {
-  const params = vectors && 'size' in vectors ? vectors : undefined;
-  if (params?.size !== dimensions || params.distance !== 'Cosine') {
-    const found = params ? `${String(params.size)} dimensions, ${params.distance}` : 'named vectors';
-    throw new Error(`vectors: collection ${name} exists with ${found}; expected ${dimensions} dimensions, Cosine`);
-  }
-}
-
-/** Wraps client errors so callers see Qdrant's own message (e.g. the dimension error). */
+/**
+ * Runs one client call. A failure that means "Qdrant cannot answer now" (unreachable, timeout,
+ * busy, refused key) becomes VectorIndexUnavailableError (503 with Retry-After to callers);
+ * any other keeps Qdrant's own message (e.g. the dimension error) in a plain Error.
+ */
 async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    throw new Error(`vectors: qdrant ${operation} failed: ${describeError(err)}`, { cause: err });
+    throw (
+      unavailableFromQdrant(operation, err) ??
+      new Error(`vectors: qdrant ${operation} failed: ${describeQdrantError(err)}`, { cause: err })
+    );
   }
-}
-
-function describeError(err: unknown): string {
-  const data: unknown = err && typeof err === 'object' && 'data' in err ? err.data : undefined;
-  if (data && typeof data === 'object' && 'status' in data) {
-    const status: unknown = data.status;
-    if (status && typeof status === 'object' && 'error' in status && typeof status.error === 'string')
-      return status.error;
-  }
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,18 @@
-import type { PayloadValue, VectorFilter, VectorHit, VectorPoint, VectorQuery } from './port';
+import type { CollectionOptions, PayloadValue, VectorFilter, VectorHit, VectorPoint, VectorQuery } from './port';
 
 /** Payload key the adapters reserve (the Qdrant adapter keeps the original id there). */
 export const RESERVED_ID_KEY = '_id';
+
+/** Payload key naming the tenant; every filter carries it. */
+export const TENANT_KEY = 'tenant_id';
+
+/** `filterKeys` name payload keys: non-empty, never the reserved key. */
+export function assertCollectionOptions(options: CollectionOptions | undefined): void {
+  for (const key of options?.filterKeys ?? []) {
+    if (typeof key !== 'string' || key === '') throw new Error('vectors: filterKeys must be non-empty strings');
+    if (key === RESERVED_ID_KEY) throw new Error(`vectors: payload key ${RESERVED_ID_KEY} is reserved`);
+  }
+}
 
 /** Input checks shared by every adapter, so both reject the same calls the same way. */
 export function assertFilter(filter: VectorFilter): void {

@@ -17,8 +17,12 @@ interface Point {
 interface Collection {
   size: number;
   distance: string;
+  /** As given at creation over Qdrant 1.18's defaults (GET /collections/{name} lists them). */
+  onDiskPayload: boolean;
+  hnsw: Json;
   points: Map<string, Point>;
-  indexes: Map<string, Json>;
+  /** Field name → the object form of its schema, or undefined when created with the short form. */
+  indexes: Map<string, { type: string; params: Json | undefined }>;
   operations: number;
 }
 
@@ -66,6 +70,8 @@ export function createFakeQdrantState() {
       collections.set(name, {
         size: vectors.size,
         distance: String(vectors.distance),
+        onDiskPayload: (body.on_disk_payload as boolean | null | undefined) ?? true,
+        hnsw: { ...HNSW_DEFAULTS, ...((body.hnsw_config as Json | null | undefined) ?? {}) },
         points: new Map(),
         indexes: new Map(),
         operations: 0,
@@ -75,7 +81,12 @@ export function createFakeQdrantState() {
     'PUT /collections/{collection_name}/index': (name, body) => {
       const c = get(name);
       const schema = body.field_schema as string | Json;
-      c.indexes.set(String(body.field_name), typeof schema === 'string' ? { type: schema } : schema);
+      c.indexes.set(
+        String(body.field_name),
+        typeof schema === 'string'
+          ? { type: schema, params: undefined }
+          : { type: String(schema.type), params: schema },
+      );
       return updated(c);
     },
     'PUT /collections/{collection_name}/points': (name, body) => {
@@ -162,8 +173,21 @@ export function createFakeQdrantState() {
   };
 }
 
+/** Qdrant 1.18's defaults (its config file), as it lists them for a collection created without hnsw_config. */
+const HNSW_DEFAULTS: Json = {
+  m: 16,
+  ef_construct: 100,
+  full_scan_threshold: 10000,
+  max_indexing_threads: 0,
+  on_disk: false,
+};
+
+/** Qdrant counts a point in a keyword index when its value holds a string (null, [], numbers: not). */
+const keywordValue = (v: unknown) =>
+  typeof v === 'string' || (Array.isArray(v) && v.some((x) => typeof x === 'string'));
+
 function describe(c: Collection): Json {
-  const indexed = (field: string) => [...c.points.values()].filter((p) => p.payload[field] !== undefined).length;
+  const indexed = (field: string) => [...c.points.values()].filter((p) => keywordValue(p.payload[field])).length;
   return {
     status: 'green',
     optimizer_status: 'ok',
@@ -176,12 +200,16 @@ function describe(c: Collection): Json {
         shard_number: 1,
         replication_factor: 1,
         write_consistency_factor: 1,
+        on_disk_payload: c.onDiskPayload,
       },
-      hnsw_config: { m: 16, ef_construct: 100, full_scan_threshold: 10000 },
+      hnsw_config: c.hnsw,
       optimizer_config: { default_segment_number: 0, flush_interval_sec: 5 },
     },
     payload_schema: Object.fromEntries(
-      [...c.indexes].map(([field, params]) => [field, { data_type: params.type, params, points: indexed(field) }]),
+      [...c.indexes].map(([field, { type, params }]) => [
+        field,
+        { data_type: type, ...(params ? { params } : {}), points: indexed(field) },
+      ]),
     ),
   };
 }
