@@ -54,7 +54,7 @@ export function registerSearchTools(server: McpServer, apiFor: ApiFor): void {
         'The nodes most useful as background for the current work (POST /context): given focus nodes, ' +
         'their linked and similar nodes, ranked by graph proximity, similarity, validation and recency and ' +
         'diversified, each with a score and the reasons it was chosen (at most 20). Without focus, the most ' +
-        'recently updated nodes.',
+        'recently updated nodes. Answers {nodes: [{id, title, summary, status, updated_at, score, reasons}]}, best first.',
       inputSchema: {
         focus_node_ids: z.array(nodeId).max(50).optional().describe('The nodes being worked on (at most 50)'),
         mode: searchMode.optional().describe('How similarity to the focus is measured (default hybrid)'),
