@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/e2e/support/ports';
+import { NO_REQUEST_LIMITS } from '../search/servers';
 
 export interface Target {
   baseUrl: string;
@@ -25,6 +26,8 @@ export async function startEmbedded(): Promise<Target> {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // One tenant creating items, captures and searches as fast as it can (README "Limits").
+      ...NO_REQUEST_LIMITS,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;

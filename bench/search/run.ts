@@ -23,7 +23,7 @@ import { commonLexemes, corpusStats, keywordSearch } from '../../services/graph/
 import { createRanker } from '../../services/search/src/ranking/search';
 import { directEmbedder } from '../../services/search/src/tenant-embedder';
 import { fuse, SEMANTIC_WEIGHT, type Scored } from '../../services/search/src/ranking/fusion';
-import { signIn, startEmbeddedAt } from './servers';
+import { NO_REQUEST_LIMITS, signIn, startEmbeddedAt } from './servers';
 
 interface Item {
   id: string;
@@ -89,7 +89,7 @@ const rawModel = score(
 // The service, as a user reaches it: embedded mode, nodes through POST /nodes.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-search-'));
 const email = `bench-search-${Date.now()}@example.com`;
-let target = await startEmbeddedAt(dataDir);
+let target = await startEmbeddedAt(dataDir, NO_REQUEST_LIMITS);
 const nodeOf = new Map<string, string>();
 let tenantId = '';
 let catchUp = 0;
@@ -159,7 +159,7 @@ const [chosen] = [...sweep.entries()].sort(
 )[0]!;
 
 // Reported split, through HTTP, with the chosen weight.
-target = await startEmbeddedAt(dataDir, { HYBRID_SEMANTIC_WEIGHT: String(chosen) });
+target = await startEmbeddedAt(dataDir, { ...NO_REQUEST_LIMITS, HYBRID_SEMANTIC_WEIGHT: String(chosen) });
 try {
   const auth = await signIn(target, email);
   const api = `${target.baseUrl}/api/v1`;

@@ -25,7 +25,7 @@ import { fmt, type Summary } from '../graph/stats';
 import { generateNodes, loadTopics } from './corpus';
 import { loadTables, loadVectors } from './load';
 import { freshness, load, type Api, type Mode } from './drive';
-import { pidOf, rssMiB, signIn, startEmbeddedAt } from './servers';
+import { NO_REQUEST_LIMITS, pidOf, rssMiB, signIn, startEmbeddedAt } from './servers';
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -107,6 +107,7 @@ if (MODE === 'freshness') {
   // What bounds freshness: the same probe on an empty embedded server at two indexing intervals.
   for (const interval of ['200', '50']) {
     const server = await startEmbeddedAt(mkdtempSync(path.join(tmpdir(), 'kg-bench-fresh-')), {
+      ...NO_REQUEST_LIMITS,
       INDEX_INTERVAL_MS: interval,
     });
     try {
@@ -128,7 +129,7 @@ if (MODE === 'freshness') {
   let idle = Number.NaN;
   let freshEmpty: Pick<Summary, 'p50' | 'p95'> = { p50: Number.NaN, p95: Number.NaN };
   if (!reused) {
-    const empty = await startEmbeddedAt(dataDir);
+    const empty = await startEmbeddedAt(dataDir, NO_REQUEST_LIMITS);
     const first = await apiOf({ ...empty, pid: () => empty.pid });
     await settle();
     idle = rssMiB(empty.pid);
@@ -142,7 +143,7 @@ if (MODE === 'freshness') {
     await loadVectors(path.join(dataDir, 'vectors'), tenantId, nodes, topics, model, log);
   }
   const t0 = performance.now();
-  const server = await startEmbeddedAt(dataDir);
+  const server = await startEmbeddedAt(dataDir, NO_REQUEST_LIMITS);
   const startSeconds = (performance.now() - t0) / 1000;
   const a = await apiOf({ ...server, pid: () => server.pid });
   await settle();
