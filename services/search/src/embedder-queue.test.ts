@@ -47,8 +47,8 @@ describe('embedder queue: tenants served round-robin', () => {
     const b = h.submit('tenant-b', 'interactive', 'b0');
     await h.step();
     await h.step();
-    // a0 was running when b0 arrived; a1 was next in the ring; then b0: two active tenants, two embeddings.
-    expect(h.started).toEqual(['a0', 'a1', 'b0']);
+    // a0 was running when b0 came; A had had its turn of the round: b0 went next.
+    expect(h.started).toEqual(['a0', 'b0', 'a1']);
     await h.drain();
     expect(await b).toBe('b0');
     expect(await Promise.all(a)).toHaveLength(100);
@@ -64,9 +64,20 @@ describe('embedder queue: tenants served round-robin', () => {
     const b = h.submit('tenant-b', 'interactive', 'b0');
     await h.drain();
     await Promise.all([b, ...floods]);
-    // a1 was running when b0 came; then one of each other tenant in the ring (c, d, a), then b0.
-    expect(h.started.slice(0, 6)).toEqual(['a0', 'a1', 'c0', 'd0', 'a2', 'b0']);
-    expect(h.started.indexOf('b0') - h.started.indexOf('a1')).toBe(4);
+    // c0 was running when b0 came: d0 had yet to have its turn of the round, then b0, then the next round.
+    expect(h.started.slice(0, 8)).toEqual(['a0', 'c0', 'd0', 'b0', 'a1', 'c1', 'd1', 'a2']);
+    expect(h.started.indexOf('b0') - h.started.indexOf('c0')).toBe(2);
+  });
+
+  it('a tenant earns no credit while idle: back with three queries, it alternates with the others', async () => {
+    const h = harness({ maxQueuedPerTenant: 100 });
+    const a = Array.from({ length: 20 }, (_, i) => h.submit('tenant-a', 'interactive', `a${i}`));
+    await h.settle();
+    for (let i = 0; i < 5; i += 1) await h.step();
+    const b = ['b0', 'b1', 'b2'].map((l) => h.submit('tenant-b', 'interactive', l));
+    await h.drain();
+    await Promise.all([...a, ...b]);
+    expect(h.started.slice(5, 11)).toEqual(['a5', 'b0', 'a6', 'b1', 'a7', 'b2']);
   });
 
   it('alternates between tenants with queued queries, each in its own order', async () => {
@@ -79,7 +90,7 @@ describe('embedder queue: tenants served round-robin', () => {
     await h.settle();
     await h.drain();
     await Promise.all(all);
-    expect(h.started).toEqual(['a0', 'a1', 'b0', 'c0', 'a2', 'b1', 'a3']);
+    expect(h.started).toEqual(['a0', 'b0', 'c0', 'a1', 'b1', 'a2', 'a3']);
   });
 
   it('refuses a query at once with a 429 when its tenant already has the cap waiting; other tenants are still queued', async () => {
@@ -172,9 +183,9 @@ describe('embedder queue: tenants served round-robin', () => {
     const b = h.submit('tenant-b', 'interactive', 'b0');
     await h.step();
     await h.step();
-    expect(h.started).toEqual(['a0', 'a1', 'a2', 'b0']);
+    expect(h.started).toEqual(['a0', 'a1', 'b0', 'a2']);
     await h.drain();
     await Promise.all([...a, b]);
-    expect(h.started).toEqual(['a0', 'a1', 'a2', 'b0', 'a3']);
+    expect(h.started).toEqual(['a0', 'a1', 'b0', 'a2', 'a3']);
   });
 });

@@ -35,11 +35,20 @@ interface Job {
   onAbort: (() => void) | undefined;
 }
 
-/** One class of work: a FIFO per tenant, and the ring of tenants with work waiting, served in turn. */
+/**
+ * One class of work: a FIFO per tenant, served by start-time fair queuing. Each tenant's next
+ * job belongs to a round; the job of the lowest round starts first (ties: the tenant active
+ * longest), and a tenant's round goes up by one with each job it starts. A tenant that becomes
+ * active joins the round being served: it goes before the tenants already served in it, and
+ * an idle spell earns it no credit (its round is never below the current one).
+ */
 class Lane {
+  /** Waiting jobs by tenant, in the order the tenants became active. */
   readonly byTenant = new Map<string, Job[]>();
-  private ring: string[] = [];
-  private head = 0;
+  /** The round of each tenant's next job; kept after its queue empties while above the current round. */
+  private readonly rounds = new Map<string, number>();
+  /** The round of the job started last. */
+  private current = 0;
   size = 0;
 
   push(job: Job): void {
@@ -47,22 +56,27 @@ class Lane {
     if (jobs) jobs.push(job);
     else {
       this.byTenant.set(job.tenantId, [job]);
-      this.ring.push(job.tenantId);
+      this.rounds.set(job.tenantId, Math.max(this.current, this.rounds.get(job.tenantId) ?? 0));
     }
     this.size += 1;
   }
 
-  /** The oldest job of the tenant whose turn it is; that tenant goes to the back of the ring. */
+  /** The oldest job of the tenant of the lowest round. */
   take(): Job | undefined {
-    if (this.size === 0) return undefined;
-    const tenantId = this.ring[this.head]!;
-    this.head += 1;
+    let tenantId: string | undefined;
+    let lowest = Infinity;
+    for (const t of this.byTenant.keys()) {
+      const round = this.rounds.get(t)!;
+      if (round < lowest) [tenantId, lowest] = [t, round];
+    }
+    if (tenantId === undefined) return undefined;
     const jobs = this.byTenant.get(tenantId)!;
     const job = jobs.shift()!;
     this.size -= 1;
-    if (jobs.length > 0) this.ring.push(tenantId);
-    else this.byTenant.delete(tenantId);
-    this.compact();
+    if (jobs.length === 0) this.byTenant.delete(tenantId);
+    this.current = lowest;
+    this.rounds.set(tenantId, lowest + 1);
+    this.forget();
     return job;
   }
 
@@ -73,11 +87,7 @@ class Lane {
     if (!jobs || at < 0) return false;
     jobs.splice(at, 1);
     this.size -= 1;
-    if (jobs.length === 0) {
-      this.byTenant.delete(job.tenantId);
-      this.ring = this.ring.slice(this.head).filter((t) => t !== job.tenantId);
-      this.head = 0;
-    }
+    if (jobs.length === 0) this.byTenant.delete(job.tenantId);
     return true;
   }
 
@@ -85,21 +95,19 @@ class Lane {
     return this.byTenant.get(tenantId)?.length ?? 0;
   }
 
-  /** Drops the served part of the ring now and then (it only grows at the back). */
-  private compact(): void {
-    if (this.head > 64 && this.head * 2 > this.ring.length) {
-      this.ring = this.ring.slice(this.head);
-      this.head = 0;
-    }
+  /** Drops the rounds of idle tenants that no longer matter (at or below the current round). */
+  private forget(): void {
+    if (this.rounds.size <= 2 * this.byTenant.size + 64) return;
+    for (const [t, round] of this.rounds) if (!this.byTenant.has(t) && round <= this.current) this.rounds.delete(t);
   }
 }
 
 /**
  * The one queue in front of the embedder, fair between tenants: each tenant has its own FIFO
- * per priority, and the tenants with work waiting are served in turn (round-robin), so a
- * tenant with a hundred queries waiting costs another tenant one embedding, not a hundred: a
- * query waits for the embeddings running, then at most one per other tenant with queries
- * waiting (and one background job in BACKGROUND_EVERY starts). Interactive work goes before
+ * per priority, and the tenants with work waiting are served in turn (a round of one job per
+ * tenant, see Lane), so a tenant with a hundred queries waiting costs another tenant one
+ * embedding, not a hundred: a query waits for the embeddings running, then at most one per
+ * other tenant with queries waiting (and one background job in BACKGROUND_EVERY starts). Interactive work goes before
  * background work, which still gets every n-th start while queries wait, so indexing neither
  * delays a query much nor stops under a flood. A tenant's queued interactive work is capped:
  * over the cap a request is refused at once (429, Retry-After), not queued behind its own
