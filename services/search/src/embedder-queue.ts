@@ -107,9 +107,9 @@ class Lane {
  * per priority, and the tenants with work waiting are served in turn (a round of one job per
  * tenant, see Lane), so a tenant with a hundred queries waiting costs another tenant one
  * embedding, not a hundred: a query waits for the embeddings running, then at most one per
- * other tenant with queries waiting (and one background job in BACKGROUND_EVERY starts). Interactive work goes before
- * background work, which still gets every n-th start while queries wait, so indexing neither
- * delays a query much nor stops under a flood. A tenant's queued interactive work is capped:
+ * other tenant with queries waiting (and one background job in BACKGROUND_EVERY starts).
+ * Interactive work goes before background work, which still gets every n-th start while
+ * queries wait, so indexing neither delays a query much nor stops under a flood. A tenant's queued interactive work is capped:
  * over the cap a request is refused at once (429, Retry-After), not queued behind its own
  * flood. Background work is not capped here: its callers bound it (one indexing pass at a
  * time, the ingest worker's concurrency). A caller that gives up (its AbortSignal) leaves the
