@@ -188,7 +188,8 @@ function rawUpload(base: string, key: string, size: number, opts: { hold?: boole
     req.end(tail);
   };
   if (!opts.hold) void send();
-  return { answer, finish: send };
+  answer.catch(() => undefined); // an aborted upload has no answer
+  return { answer, finish: send, abort: () => req.destroy() };
 }
 
 /**
@@ -239,6 +240,16 @@ describe('upload limits', () => {
     await slow.finish();
     expect((await slow.answer).status).toBe(201);
     expect((await rawUpload(g.base, 'm.k1', 10).answer).status).toBe(201);
+  });
+
+  it('a client that goes away in the middle of its upload frees its slot at once', async () => {
+    const g = await start({ UPLOAD_CONCURRENCY_PER_TENANT: '1' });
+    const { held } = await holdSlot(g.base, 'r.k1', 'r.k2', 429);
+    held.abort();
+    let next: Awaited<ReturnType<typeof held.answer>> | null = null;
+    for (let i = 0; i < 50 && next?.status !== 201; i++) next = await rawUpload(g.base, 'r.k2', 10).answer;
+    expect(next!.status).toBe(201);
+    expect(uploads).toEqual([10]);
   });
 
   it('refuses an upload past the stored-bytes quota with 413, before or after reading the file', async () => {

@@ -158,6 +158,11 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
       });
     });
     req.on('aborted', () => fail(invalid('The upload was interrupted')));
+    // A connection closed before the body ended (the client went away, the server's request
+    // timeout): the upload fails, so its slots are released at once.
+    req.on('close', () => {
+      if (!req.complete) fail(invalid('The upload was interrupted'));
+    });
     req.pipe(bb);
   });
 }
