@@ -67,6 +67,13 @@ function watchMemory() {
 }
 
 beforeAll(async () => {
+  // The bombs first: building them keeps this process busy for a moment, and a connection
+  // kept alive from an earlier request could be closed by the server meanwhile.
+  served.set('/bomb.docx', {
+    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    body: docxBomb({ inflatedBytes: GIB, declaredBytes: 1_000 }),
+  });
+  served.set('/bomb.pdf', { type: 'application/pdf', body: pdfBomb({ inflatedBytes: GIB }) });
   s = await newTenant('hostile');
   // A local "web site" serving the bombs (the server under test allowlists 127.0.0.1 for fetching).
   site = http.createServer((req, res) => {
@@ -77,11 +84,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  served.set('/bomb.docx', {
-    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    body: docxBomb({ inflatedBytes: GIB, declaredBytes: 1_000 }),
-  });
-  served.set('/bomb.pdf', { type: 'application/pdf', body: pdfBomb({ inflatedBytes: GIB }) });
 });
 afterAll(() => new Promise((r) => site.close(r)));
 

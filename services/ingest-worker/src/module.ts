@@ -6,7 +6,7 @@ import type { ServiceHandle } from '@kg/trpc';
 import type { PipelineConfig } from './config';
 import { subscribeQueued } from './consumers/queued';
 import { createIngestMetrics } from './metrics';
-import { createStages } from './pipeline';
+import { createStages, extractStageTimeoutMs } from './pipeline';
 import { createWorkPool } from './pool';
 import { createIngestWorkerRouter } from './router';
 import type { RunnerDeps } from './runner';
@@ -44,6 +44,7 @@ export async function createIngestWorkerModule(
     logger: deps.logger,
     policy: {
       stageTimeoutMs: c.INGEST_STAGE_TIMEOUT_MS,
+      extractTimeoutMs: extractStageTimeoutMs(c),
       stageAttempts: c.INGEST_STAGE_ATTEMPTS,
       retryBackoffMs: c.INGEST_RETRY_BACKOFF_MS,
       maxClaims: c.INGEST_MAX_CLAIMS,

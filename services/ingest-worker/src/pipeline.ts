@@ -1,5 +1,5 @@
 import { createExtractStage, type ExtractStage } from './stages/extract/index';
-import { createSandbox, type Sandbox } from './stages/extract/sandbox';
+import { createSandbox, SANDBOX_START_TIMEOUT_MS, type Sandbox } from './stages/extract/sandbox';
 import { createFetchStage, type FetchStage } from './stages/fetch';
 import { createSummariseStage, type SummariseStage } from './stages/summarise';
 import type { PipelineConfig } from './config';
@@ -11,6 +11,12 @@ export interface Stages {
   summarise: SummariseStage;
   /** The extraction sandbox's processes (stop them on close). */
   sandbox: Sandbox;
+}
+
+/** The extract stage's attempt limit: its sandbox's longest wall time, start-up included, or the stage limit if longer. */
+export function extractStageTimeoutMs(c: PipelineConfig): number {
+  const longest = Math.max(c.EXTRACT_TIMEOUT_MS, c.PDF_TIMEOUT_MS, c.OCR_TIMEOUT_MS);
+  return Math.max(c.INGEST_STAGE_TIMEOUT_MS, longest + SANDBOX_START_TIMEOUT_MS + 5000);
 }
 
 export function createStages(c: PipelineConfig): Stages {

@@ -170,7 +170,11 @@ export async function runStages(
     let result: StageResult<Record<string, unknown>> | null = null;
     for (let attempt = 1; ; attempt++) {
       try {
-        result = await withTimeout(def.run(s), deps.policy.stageTimeoutMs, def.name);
+        const limit =
+          def.name === 'extract'
+            ? (deps.policy.extractTimeoutMs ?? deps.policy.stageTimeoutMs)
+            : deps.policy.stageTimeoutMs;
+        result = await withTimeout(def.run(s), limit, def.name);
         break;
       } catch (err) {
         const error = asStageError(err, def.name);

@@ -7,6 +7,12 @@ import { runStages, type RunState } from './run-stages';
 
 export interface RunPolicy {
   stageTimeoutMs: number;
+  /**
+   * Limit of one attempt of the extract stage, when it differs: the extraction sandbox bounds
+   * extract itself (permanently, naming the limit), so its attempt is given the sandbox's
+   * longest limit and start-up, whatever INGEST_STAGE_TIMEOUT_MS says.
+   */
+  extractTimeoutMs?: number;
   stageAttempts: number;
   retryBackoffMs: number;
   maxClaims: number;

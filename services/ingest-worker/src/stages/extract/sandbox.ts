@@ -48,6 +48,8 @@ export interface Sandbox {
 /** Measured on Node 24 (x86-64): a sandbox that has loaded pdf.js or tesseract's WebAssembly maps ~1.5-2.1 GiB it never touches. */
 export const ADDRESS_SPACE_HEADROOM_MB = 4096;
 const WATCH_MS = 50;
+/** How long a sandbox process may take to start and ask for its job (a busy machine is slow). */
+export const SANDBOX_START_TIMEOUT_MS = 30_000;
 /** Seconds of CPU beyond the wall time limit before the kernel's RLIMIT_CPU stops the process (start-up costs some). */
 const CPU_GRACE_S = 5;
 
@@ -101,7 +103,7 @@ export function exitReason(
  */
 export function createSandbox(opts: SandboxOptions): Sandbox {
   const addressSpaceMb = opts.addressSpaceMb ?? opts.memoryLimitMb + ADDRESS_SPACE_HEADROOM_MB;
-  const startTimeoutMs = opts.startTimeoutMs ?? 60_000;
+  const startTimeoutMs = opts.startTimeoutMs ?? SANDBOX_START_TIMEOUT_MS;
   const waiting: (() => void)[] = [];
   const children = new Set<ChildProcess>();
   let running = 0;
