@@ -167,11 +167,12 @@ describe('qdrant server that refuses the key, dies and comes back', () => {
       (err: unknown) => err,
     );
 
-  it('a wrong or missing API key is a typed unavailable error naming QDRANT_API_KEY', async () => {
+  it('a wrong or missing API key: not ready, and a typed unavailable error naming QDRANT_API_KEY', async () => {
+    expect(await vectors.ready()).toBe(true);
     for (const key of ['wrong-key', undefined]) {
-      const err = await failure(
-        createQdrantVectorIndex({ url: own, ...(key ? { apiKey: key } : {}) }).ensureCollection('k', 3),
-      );
+      const refused = createQdrantVectorIndex({ url: own, ...(key ? { apiKey: key } : {}) });
+      expect(await refused.ready()).toBe(false); // Qdrant's /readyz itself answers without a key
+      const err = await failure(refused.ensureCollection('k', 3));
       expect(err).toBeInstanceOf(VectorIndexUnavailableError);
       expect(err).toMatchObject({ kind: 'unavailable', status: 503, reason: 'unauthorized' });
       expect((err as VectorIndexUnavailableError).diagnostic).toMatch(/QDRANT_API_KEY/);

@@ -33,6 +33,7 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
     it('used exactly the operations below, each declared in the document', () => {
       const used = new Set(fake.exchanges.map((e) => `${e.method} ${e.operation}`));
       expect([...used].sort()).toEqual([
+        'GET /collections',
         'GET /collections/{collection_name}',
         'GET /collections/{collection_name}/exists',
         'GET /readyz',

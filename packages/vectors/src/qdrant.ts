@@ -91,6 +91,8 @@ export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorInd
     async ready() {
       try {
         await client.api().readyz({});
+        // /readyz answers without the key: a cheap call that needs it tells a wrong QDRANT_API_KEY.
+        await client.getCollections();
         return true;
       } catch {
         return false;

@@ -60,6 +60,7 @@ export function createFakeQdrantState() {
   };
 
   const handlers: Record<string, (name: string, body: Json) => unknown> = {
+    'GET /collections': () => ({ collections: [...collections.keys()].map((name) => ({ name })) }),
     'GET /collections/{collection_name}/exists': (name) => ({ exists: collections.has(name) }),
     'GET /collections/{collection_name}': (name) => describe(get(name)),
     'PUT /collections/{collection_name}': (name, body) => {
