@@ -246,7 +246,7 @@ describe('upload limits', () => {
     const g = await start({ UPLOAD_CONCURRENCY_PER_TENANT: '1' });
     const { held } = await holdSlot(g.base, 'r.k1', 'r.k2', 429);
     held.abort();
-    let next: Awaited<ReturnType<typeof held.answer>> | null = null;
+    let next: Awaited<typeof held.answer> | null = null;
     for (let i = 0; i < 50 && next?.status !== 201; i++) next = await rawUpload(g.base, 'r.k2', 10).answer;
     expect(next!.status).toBe(201);
     expect(uploads).toEqual([10]);
