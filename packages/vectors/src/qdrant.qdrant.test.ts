@@ -19,6 +19,7 @@ const script = path.join(root, 'scripts/infra/qdrant.sh');
 const url = `http://127.0.0.1:${process.env['KG_QDRANT_PORT'] ?? '56333'}`;
 const RUN = CONTRACT_COLLECTION_PREFIX; // unique to this run: own collections start with it
 let startedHere = false;
+let up = false;
 
 type Json = Record<string, unknown>;
 async function rest(method: string, pathname: string, body?: unknown, base = url, headers: Json = {}): Promise<Json> {
@@ -40,8 +41,10 @@ beforeAll(() => {
     startedHere = true;
   }
   execFileSync('bash', [script, 'start'], { stdio: 'inherit' });
+  up = true;
 }, 120_000);
 afterAll(async () => {
+  if (!up) return; // the start failed loudly above; nothing to clean
   try {
     const { collections } = (await rest('GET', '/collections')) as { collections: Array<{ name: string }> };
     for (const { name } of collections.filter((c) => c.name.startsWith(RUN)))
