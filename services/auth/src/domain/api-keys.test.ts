@@ -8,10 +8,11 @@ import { sha256 } from './secrets';
 
 let rig: AuthRig;
 let me: Identity;
+// PGlite's start and migrations take seconds on a loaded machine (as in sessions.test.ts).
 beforeAll(async () => {
   rig = await createAuthRig();
   me = await rig.identity('keys@example.com');
-});
+}, 60_000);
 afterAll(() => rig.close());
 
 const verify = (key: string) => rig.anon.apiKeys.verify({ key });

@@ -1,12 +1,14 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import { rateLimited, type Identity } from '@kg/contracts';
+import { isAppError, rateLimited, type Identity } from '@kg/contracts';
+import { problemFromClientError } from '@kg/trpc';
 import type { KvStore } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import type { EndReason, EventFeed, LiveEvent } from '../events/feed';
 import { createStreamSlots, isCapReached, type StreamCapReached, type StreamSlots } from '../events/stream-slots';
 import { credentialTerms } from '../http/authenticate';
 import { setRateLimitHeaders } from '../http/rate-limit';
+import type { GatewayPeers } from '../peers';
 import { defineRoute, type Route } from './route';
 
 /** How often a comment line keeps idle streams (and the proxies between) open. */
@@ -31,6 +33,37 @@ const END_DETAIL: Record<EndReason, string> = {
 /** The last event of a stream whose credential ended: `credential.ended` `{reason, detail}`. */
 export const formatEnd = (reason: EndReason): string =>
   `event: credential.ended\ndata: ${JSON.stringify({ reason, detail: END_DETAIL[reason] })}\n\n`;
+
+/** True when the auth service refused the key (401), not when it could not answer. */
+const refused = (err: unknown) =>
+  isAppError(err) ? err.kind === 'unauthorized' : problemFromClientError(err, 'auth')?.status === 401;
+
+/**
+ * Asks the auth service every `everyMs` whether the raw API key of a stream still holds, and
+ * calls `revoked` when it is refused: the bound when the `api_key.revoked` event is late (the
+ * same as the gateway's cache of verified keys, API_KEY_CACHE_TTL_SECONDS). Returns the stop.
+ */
+function watchApiKey(peers: GatewayPeers, rawKey: string, everyMs: number, revoked: () => void): () => void {
+  let asking = false;
+  const timer = setInterval(() => {
+    if (asking) return;
+    asking = true;
+    peers.auth
+      .as(null)
+      .apiKeys.verify({ key: rawKey })
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          if (refused(err)) revoked();
+        },
+      )
+      .finally(() => (asking = false));
+  }, everyMs);
+  return () => clearInterval(timer);
+}
+
+/** The raw key of an `Authorization: ApiKey <key>` header. */
+const apiKeyOf = (header: string | undefined) => /^ApiKey\s+(\S+)$/i.exec(header?.trim() ?? '')?.[1] ?? null;
 
 /** The cap key of a credential: an API key, the sign-in session of an access token, or the token itself (older tokens). */
 function credentialKey(identity: Identity, sessionId: string | null): string {
@@ -58,6 +91,8 @@ function capHeaders(res: Response, cap: StreamCapReached): void {
  * streams are capped per credential and per tenant (429).
  */
 export const eventRoutes = (feed: EventFeed, kv: KvStore, config: GatewayHttpConfig): Route[] => {
+  // An API key's stream is re-verified as often as the gateway re-verifies a cached key (at least every second).
+  const recheckMs = Math.max(1, config.API_KEY_CACHE_TTL_SECONDS) * 1000;
   const slots: StreamSlots = createStreamSlots(kv, {
     perCredential: config.EVENT_STREAMS_PER_CREDENTIAL,
     perTenant: config.EVENT_STREAMS_PER_TENANT,
@@ -84,7 +119,7 @@ export const eventRoutes = (feed: EventFeed, kv: KvStore, config: GatewayHttpCon
           `Concurrent streams are capped per credential (EVENT_STREAMS_PER_CREDENTIAL, default 10) and per tenant (EVENT_STREAMS_PER_TENANT, default 20): over either, 429.`,
         media: ['text/event-stream'],
       },
-      async handle(req) {
+      async handle(req, peers) {
         const identity = req.identity!;
         const tenantId = identity.tenantId;
         const terms = credentialTerms(identity);
@@ -110,12 +145,14 @@ export const eventRoutes = (feed: EventFeed, kv: KvStore, config: GatewayHttpCon
           stream: (res: Response) =>
             new Promise<void>((resolve) => {
               let expiry: NodeJS.Timeout | undefined;
+              let unwatch = () => {};
               let done = false;
               const finish = () => {
                 if (done) return;
                 done = true;
                 clearInterval(beat);
                 clearTimeout(expiry);
+                unwatch();
                 stop();
                 void lease.release().catch((err: unknown) => req.raw.log?.warn({ err }, 'event stream slot not freed'));
                 resolve();
@@ -146,6 +183,8 @@ export const eventRoutes = (feed: EventFeed, kv: KvStore, config: GatewayHttpCon
               if (res.destroyed || res.socket?.destroyed !== false) return finish();
               res.flushHeaders();
               res.write('retry: 3000\n: connected\n\n');
+              const rawKey = identity.credential.kind === 'api_key' ? apiKeyOf(req.raw.header('authorization')) : null;
+              if (rawKey) unwatch = watchApiKey(peers, rawKey, recheckMs, () => endWith('revoked'));
               armExpiry();
             }),
         };
