@@ -24,7 +24,7 @@ export const authConfigSchema = z
     PRUNE_INTERVAL_MS: env.positiveInt(3600_000),
     /** Lifetime of access tokens (`expires_in`); short values serve tests of clients' refresh. */
     ACCESS_TOKEN_TTL_SECONDS: env.positiveInt(900),
-    /** api_key.revoked events go to Kafka (through the auth outbox), for the gateways' key caches. */
+    /** api_key.revoked and session.revoked events go to Kafka (through the auth outbox), for the gateways' key caches and event streams. */
     ...env.kafka,
     /** OpenID Connect sign-in: all three or none. */
     ...oidcEnv,

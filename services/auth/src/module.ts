@@ -40,7 +40,8 @@ export interface AuthDeps {
   /** Lifetime of issued access tokens in seconds (default 900). */
   accessTokenTtlSeconds?: number;
   /**
-   * Where api_key.revoked events go (through the outbox); the gateways drop revoked keys from
+   * Where api_key.revoked and session.revoked events go (through the outbox); the gateways end
+   * the event streams of those credentials and drop revoked keys from
    * their caches. Both modes pass one; without it (unit tests) events stay in the outbox.
    */
   bus?: EventBus;
