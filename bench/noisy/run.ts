@@ -1,6 +1,6 @@
 /**
  * npm run bench:noisy-neighbour [-- --mode=both|embedded|distributed --strict --nodes=300
- *   --idle=40 --flood-seconds=30 --clients=64 --interval=500 --bomb-mib=1024 --bombs=docx,pdf]
+ *   --idle=40 --flood-seconds=30 --clients=64 --interval=1000 --bomb-mib=1024 --bombs=docx,pdf]
  *
  * Does one tenant's load reach another's? Issue 21's targets, measured through the public API
  * on servers the bench starts itself with their default limits (embedded: `npm start`'s entry
@@ -63,7 +63,7 @@ const { values: args } = parseArgs({
     idle: { type: 'string', default: '40' },
     'flood-seconds': { type: 'string', default: '30' },
     clients: { type: 'string', default: '64' },
-    interval: { type: 'string', default: '500' },
+    interval: { type: 'string', default: '1000' },
     'bomb-mib': { type: 'string', default: '1024' },
     bombs: { type: 'string', default: 'docx,pdf' },
     'bomb-timeout': { type: 'string', default: '300' },
@@ -100,6 +100,8 @@ interface BombResult {
   seconds: number;
   /** Peak resident memory growth (MiB) over the phase's start while this bomb was handled, by process group. */
   rss_growth_mib: Record<string, number>;
+  /** Resident memory (MiB) when this bomb's upload started (a bomb before it may have left some behind). */
+  rss_before_mib: Record<string, number>;
 }
 
 interface ModeResult {
@@ -219,6 +221,7 @@ async function bombPhase(
       capture_error: end.error,
       seconds: end.seconds,
       rss_growth_mib: {},
+      rss_before_mib: {},
     });
     log(
       `  ${f.kind}: upload ${up.status}, capture ${end.status} after ${end.seconds.toFixed(1)} s${end.error ? ` (${end.error})` : ''}`,
@@ -227,7 +230,10 @@ async function bombPhase(
   over = true;
   const bResult = await bProbe;
   const samples = sampler.stop();
-  results.forEach((r, i) => (r.rss_growth_mib = peakGrowth(samples, ...windows[i]!)));
+  results.forEach((r, i) => {
+    r.rss_growth_mib = peakGrowth(samples, ...windows[i]!);
+    r.rss_before_mib = (samples.find((x) => x.at >= windows[i]![0]) ?? samples[0]!).mib;
+  });
   return {
     b: bResult,
     bombs: results,
@@ -302,7 +308,9 @@ function print(r: ModeResult) {
       `| ${x.kind} (${(x.bytes / 1024).toFixed(0)} KiB) | ${x.upload_status} | ${x.capture_status}${x.capture_error ? `: ${x.capture_error.slice(0, 120)}` : ''} | ${x.seconds.toFixed(1)} | ` +
         `${groups.map((g) => Math.round(x.rss_growth_mib[g] ?? 0)).join(' | ')} |`,
     );
-  log(`RSS at the phase's start: ${groups.map((g) => `${g} ${Math.round(r.bombs.rss_start_mib[g]!)} MiB`).join(', ')}`);
+  const mib = (m: Record<string, number>) => groups.map((g) => `${g} ${Math.round(m[g]!)}`).join(', ');
+  log(`RSS (MiB) at the phase's start: ${mib(r.bombs.rss_start_mib)}`);
+  for (const x of r.bombs.bombs) log(`RSS (MiB) when the ${x.kind} bomb was uploaded: ${mib(x.rss_before_mib)}`);
   log('\ntargets:');
   for (const t of r.targets) log(`  ${t.pass ? 'PASS' : 'FAIL'}  ${t.target}: ${t.measured}`);
   const load = Object.entries(r.load_average).map(([k, v]) => `${k} ${v.toFixed(1)}`);

@@ -105,7 +105,7 @@ export async function waitIndexed(t: Tenant, probes: Array<{ item: Item; id: str
     if ((JSON.parse(body) as { data: Array<{ id: string }> }).data.some((n) => n.id === id)) left.shift();
     else if (performance.now() - t0 > timeoutMs)
       throw new Error(`${t.name}: node ${id} not indexed after ${timeoutMs} ms`);
-    else await sleep(1000);
+    else await sleep(2000);
   }
 }
 
