@@ -1,9 +1,11 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { RunOutcome } from './runner';
+import type { SandboxOutcome } from './stages/extract/sandbox';
 
 /**
- * The worker's Prometheus metrics: how long each stage takes, how runs end, and how many runs
- * are in progress or waiting (concurrency and backpressure at a glance).
+ * The worker's Prometheus metrics: how long each stage takes, how runs end, how sandboxed
+ * extractions end (which limit stopped them), and how many runs are in progress or waiting
+ * (concurrency and backpressure at a glance).
  */
 export function createIngestMetrics(pool: () => { running: number; queued: number }) {
   const stage = new Histogram({
@@ -16,6 +18,12 @@ export function createIngestMetrics(pool: () => { running: number; queued: numbe
   const runs = new Counter({
     name: 'kg_ingest_runs_total',
     help: 'Capture runs by outcome (processed, failed, deferred, skipped, dropped, interrupted)',
+    labelNames: ['outcome'] as const,
+    registers: [],
+  });
+  const sandbox = new Counter({
+    name: 'kg_ingest_extract_sandbox_total',
+    help: 'Extractions in the sandbox by how they ended (ok, refused, memory, time, cpu, output, crashed, not_started)',
     labelNames: ['outcome'] as const,
     registers: [],
   });
@@ -38,9 +46,11 @@ export function createIngestMetrics(pool: () => { running: number; queued: numbe
   return {
     stage: (name: string, ms: number) => stage.observe({ stage: name }, ms / 1000),
     run: (outcome: RunOutcome | 'interrupted') => runs.inc({ outcome }),
+    sandbox: (outcome: SandboxOutcome) => sandbox.inc({ outcome }),
     register(registry: Registry) {
       registry.registerMetric(stage);
       registry.registerMetric(runs);
+      registry.registerMetric(sandbox);
       registry.registerMetric(running);
       registry.registerMetric(waiting);
     },

@@ -33,9 +33,9 @@ export async function createIngestWorkerModule(
   deps: IngestWorkerDeps,
 ): Promise<ServiceModule & { sweep(): Promise<number>; idle(): Promise<void> }> {
   const c = deps.config;
-  const stages = createStages(c);
   const pool = createWorkPool({ concurrency: c.INGEST_CONCURRENCY, queueLimit: c.INGEST_QUEUE_LIMIT });
   const metrics = createIngestMetrics(() => pool.stats);
+  const stages = createStages(c, { onSandbox: metrics.sandbox });
   const runner: RunnerDeps = {
     captures: deps.captures,
     graph: deps.graph,

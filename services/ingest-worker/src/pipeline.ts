@@ -1,5 +1,5 @@
 import { createExtractStage, type ExtractStage } from './stages/extract/index';
-import { createSandbox, SANDBOX_START_TIMEOUT_MS, type Sandbox } from './stages/extract/sandbox';
+import { createSandbox, SANDBOX_START_TIMEOUT_MS, type Sandbox, type SandboxOutcome } from './stages/extract/sandbox';
 import { createFetchStage, type FetchStage } from './stages/fetch';
 import { createSummariseStage, type SummariseStage } from './stages/summarise';
 import type { PipelineConfig } from './config';
@@ -19,8 +19,9 @@ export function extractStageTimeoutMs(c: PipelineConfig): number {
   return Math.max(c.INGEST_STAGE_TIMEOUT_MS, longest + SANDBOX_START_TIMEOUT_MS + 5000);
 }
 
-export function createStages(c: PipelineConfig): Stages {
+export function createStages(c: PipelineConfig, hooks: { onSandbox?: (outcome: SandboxOutcome) => void } = {}): Stages {
   const sandbox = createSandbox({
+    ...(hooks.onSandbox ? { onOutcome: hooks.onSandbox } : {}),
     processes: c.EXTRACT_SANDBOX_PROCESSES,
     memoryLimitMb: c.EXTRACT_MEMORY_LIMIT_MB,
     outputMaxBytes: c.EXTRACT_OUTPUT_MAX_BYTES,

@@ -11,8 +11,17 @@ const settings: SandboxOptions['settings'] = {
   ocrTimeoutMs: 10_000,
 };
 const sandboxes: ReturnType<typeof createSandbox>[] = [];
+/** How each extraction ended, as the worker's metrics hear it. */
+const outcomes: string[] = [];
 const sandbox = (over: Partial<SandboxOptions> = {}) => {
-  const s = createSandbox({ processes: 2, memoryLimitMb: 256, outputMaxBytes: 1024 * 1024, settings, ...over });
+  const s = createSandbox({
+    processes: 2,
+    memoryLimitMb: 256,
+    outputMaxBytes: 1024 * 1024,
+    settings,
+    onOutcome: (o) => outcomes.push(o),
+    ...over,
+  });
   sandboxes.push(s);
   return s;
 };
@@ -54,6 +63,7 @@ describe('extraction sandbox', () => {
     const err = await failure(sandbox().run(job('pdf', pdfBomb({ inflatedBytes: 1024 ** 3 })), 60_000));
     expect(err).toMatchObject({ retryable: false, message: 'memory exceeds the 256 MiB limit' });
     expect(rss() - before).toBeLessThan(100 * 1024 * 1024);
+    expect(outcomes.at(-1)).toBe('memory');
   }, 90_000);
 
   it('refuses an answer past the output limit', async () => {
@@ -61,18 +71,21 @@ describe('extraction sandbox', () => {
     const long = Array.from({ length: 300 }, () => randomBytes(2500).toString('hex'));
     const err = await failure(sandbox().run(job('docx', docx({ heading: 'Long', paragraphs: long })), 30_000));
     expect(err).toMatchObject({ retryable: false, message: 'output exceeds the 1 MiB limit' });
+    expect(outcomes.at(-1)).toBe('output');
   });
 
   it('kills an extraction past its wall time limit', async () => {
     const html = `<html><body>${'<div><p>nested <b>text</b> and more</p></div>'.repeat(100_000)}</body></html>`;
     const err = await failure(sandbox().run({ format: 'html', bytes: null, text: html, charset: null, url: null }, 50));
     expect(err).toMatchObject({ retryable: false, message: 'wall time exceeds the 50 ms limit' });
+    expect(outcomes.at(-1)).toBe('time');
   });
 
   it("passes a parser's own refusal back as it is", async () => {
     const err = await failure(sandbox().run(job('pdf', Buffer.from('%PDF-1.4 garbage')), 30_000));
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/^not a readable PDF/);
+    expect(outcomes.at(-1)).toBe('refused');
   });
 
   it('runs at most `processes` children at once; close stops them and fails their jobs retryably', async () => {

@@ -19,7 +19,12 @@ export type SandboxAnswer =
   | { ok: false; message: string; retryable: boolean }
   | { ok: false; limit: 'output' | 'memory' };
 
+/** How a sandboxed extraction ended: its answer, a refusal of its own, or the limit that stopped it. */
+export type SandboxOutcome = 'ok' | 'refused' | 'memory' | 'time' | 'cpu' | 'output' | 'crashed' | 'not_started';
+
 export interface SandboxOptions {
+  /** Told how each extraction ended (the worker's metrics). */
+  onOutcome?: (outcome: SandboxOutcome) => void;
   /** Sandbox processes at once; more jobs wait their turn. */
   processes: number;
   /** Resident memory of one sandbox process (watched every WATCH_MS), and its V8 heap. */
@@ -75,11 +80,12 @@ async function residentBytes(pid: number): Promise<number | null> {
 export function exitReason(
   exit: { code: number | null; signal: NodeJS.Signals | null; stderr: string; killedFor: 'memory' | 'time' | null },
   limits: { memoryLimitMb: number; timeoutMs: number; cpuSeconds: number },
-): StageError {
-  const memory = permanent(`memory exceeds the ${limits.memoryLimitMb} MiB limit`);
+): StageError & { outcome: SandboxOutcome } {
+  const named = (outcome: SandboxOutcome, message: string) => Object.assign(permanent(message), { outcome });
+  const memory = named('memory', `memory exceeds the ${limits.memoryLimitMb} MiB limit`);
   if (exit.killedFor === 'memory') return memory;
-  if (exit.killedFor === 'time') return permanent(`wall time exceeds the ${duration(limits.timeoutMs)} limit`);
-  if (exit.signal === 'SIGXCPU') return permanent(`CPU time exceeds the ${limits.cpuSeconds} s limit`);
+  if (exit.killedFor === 'time') return named('time', `wall time exceeds the ${duration(limits.timeoutMs)} limit`);
+  if (exit.signal === 'SIGXCPU') return named('cpu', `CPU time exceeds the ${limits.cpuSeconds} s limit`);
   // V8 aborts when its heap (--max-old-space-size) or the address space (RLIMIT_AS) runs out.
   if (
     exit.signal === 'SIGABRT' ||
@@ -87,8 +93,8 @@ export function exitReason(
     /out of memory|allocation failed|heap limit|cannot allocate|std::bad_alloc/i.test(exit.stderr)
   )
     return memory;
-  if (exit.signal) return permanent(`the extractor crashed (${exit.signal})`);
-  return permanent(`the extractor stopped (exit code ${exit.code})`);
+  if (exit.signal) return named('crashed', `the extractor crashed (${exit.signal})`);
+  return named('crashed', `the extractor stopped (exit code ${exit.code})`);
 }
 
 /**
@@ -204,18 +210,26 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
         clearInterval(watch);
         for (const t of timers) clearTimeout(t);
         children.delete(child);
-        if (!started && !closed) return reject(transient('the extraction sandbox did not start'));
+        const end = (outcome: SandboxOutcome, err: StageError | null) => {
+          opts.onOutcome?.(outcome);
+          if (err) reject(err);
+        };
+        if (!started && !closed) return end('not_started', transient('the extraction sandbox did not start'));
         if (closed && !answered) return reject(transient('the extraction sandbox was closed'));
         const a: SandboxAnswer | null = killedFor ? null : answered;
-        if (!a) return reject(exitReason({ code, signal, stderr, killedFor }, limits));
-        if (a.ok) return resolve({ out: a.out, models: a.models });
+        if (!a) {
+          const err = exitReason({ code, signal, stderr, killedFor }, limits);
+          return end(err.outcome, err);
+        }
+        if (a.ok) {
+          end('ok', null);
+          return resolve({ out: a.out, models: a.models });
+        }
         if ('limit' in a)
-          return reject(
-            a.limit === 'output'
-              ? permanent(`output exceeds the ${mib(opts.outputMaxBytes)} limit`)
-              : permanent(`memory exceeds the ${opts.memoryLimitMb} MiB limit`),
-          );
-        reject(a.retryable ? transient(a.message) : permanent(a.message));
+          return a.limit === 'output'
+            ? end('output', permanent(`output exceeds the ${mib(opts.outputMaxBytes)} limit`))
+            : end('memory', permanent(`memory exceeds the ${opts.memoryLimitMb} MiB limit`));
+        end('refused', a.retryable ? transient(a.message) : permanent(a.message));
       });
     });
   }
