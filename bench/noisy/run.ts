@@ -42,7 +42,7 @@ import {
   captureEnd,
   distinctQueries,
   failures,
-  flood,
+  floodInWorker,
   probe,
   signedInTenant,
   sleep,
@@ -150,7 +150,7 @@ async function runMode(mode: 'embedded' | 'distributed'): Promise<ModeResult> {
 
     load['flood'] = loadavg()[0]!;
     const floodEnds = performance.now() + 2000 + 1000 * Number(args['flood-seconds']);
-    const aFlood = flood(a, CLIENTS, distinctQueries(items, 'a'));
+    const aFlood = floodInWorker(a, CLIENTS, items);
     await sleep(2000); // let the flood build up
     const bFlood = await probe(b, bQueries, {
       until: () => performance.now() > floodEnds,

@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { summarize, type Summary } from '../graph/stats';
 import { credentials } from '../http/tenant';
 import type { Target } from './servers';
@@ -203,6 +204,24 @@ export function flood(a: Tenant, clients: number, next: () => string) {
         latency_200: summarize(ok),
         latency_429: summarize(limited),
       };
+    },
+  };
+}
+
+/** `flood` in a worker thread (bench/noisy/flood-worker.ts), so A's client work stays off B's event loop. */
+export function floodInWorker(a: Tenant, clients: number, items: Item[]) {
+  const worker = new Worker(new URL('./flood-worker.ts', import.meta.url), {
+    workerData: { tenant: a, clients, items },
+  });
+  const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+  failed.catch(() => {}); // reported by stop()
+  return {
+    async stop(): Promise<Flooded> {
+      const answer = new Promise<Flooded>((resolve) => worker.once('message', resolve));
+      worker.postMessage('stop');
+      const result = await Promise.race([answer, failed]);
+      await worker.terminate();
+      return result;
     },
   };
 }
