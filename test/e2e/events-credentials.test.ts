@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { freshConfig, kg } from './support/cli';
+import { freshConfig, kg, rememberProfile } from './support/cli';
 import { api, createNode, expectProblem, newTenant, remember, signIn, type Session } from './support/client';
 import { magicLinkToken, startOwnServer, type OwnServer } from './support/own-server';
 import { openStream as open, type Sse } from './support/sse';
@@ -177,7 +177,8 @@ describe('GET /events ends when its access token expires', () => {
   const TTL_SECONDS = 3;
   let server: OwnServer;
   beforeAll(async () => {
-    server = await startOwnServer({ ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) });
+    // The capture below fetches a page of this test on the loopback address.
+    server = await startOwnServer({ ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS), FETCH_ALLOWLIST: '127.0.0.1' });
   }, 180_000);
   afterAll(() => server?.stop());
 
@@ -210,6 +211,42 @@ describe('GET /events ends when its access token expires', () => {
       await again.close();
     } finally {
       await stream.close();
+    }
+  });
+
+  it('kg capture --wait outlives its access tokens: its stream is opened again with a fresh token, the capture followed to the end', async () => {
+    const config = freshConfig();
+    const run = (args: string[]) => kg(args, { config, env: { SVC_API_URL: server.apiUrl }, timeoutMs: 120_000 });
+    const email = `events-cli-ttl-${Date.now().toString(36)}@e2e.test`;
+    const token = await magicLinkToken(server, email);
+    remember(token);
+    const login = await run(['login', '--email', email, '--token', token]);
+    expect(login.code, login.stderr).toBe(0);
+    rememberProfile(config);
+    // A page that answers after two token lifetimes: the capture stays in processing meanwhile.
+    const site = createServer((_req, res) => {
+      setTimeout(
+        () => {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(
+            '<!doctype html><html><head><title>Slow page</title></head><body><article><h1>Slow page</h1>' +
+              '<p>A page that takes its time, longer than an access token lives on this server.</p>'.repeat(5) +
+              '</article></body></html>',
+          );
+        },
+        2 * TTL_SECONDS * 1000,
+      );
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/slow`;
+      const res = await run(['capture', '--url', url, '--wait', '--json']);
+      rememberProfile(config);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.json()).toMatchObject({ status: 'processed' });
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((r) => site.close(() => r()));
     }
   });
 });
