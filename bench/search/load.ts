@@ -55,7 +55,7 @@ export async function loadVectors(
   const t0 = performance.now();
   const dimensions = topics[0]!.centroid.length;
   const index = createMemoryVectorIndex({ dir });
-  const collection = nodesCollection(dimensions);
+  const collection = nodesCollection(model, dimensions);
   await index.ensureCollection(collection, dimensions);
   const rand = mulberry32(5);
   const updated = new Date().toISOString();

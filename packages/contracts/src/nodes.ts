@@ -104,7 +104,16 @@ export const ListNodesInput = z.object({
 });
 export type ListNodesInput = z.infer<typeof ListNodesInput>;
 
-export const NodePage = pageOf(Node).meta({ id: 'NodePage' });
+/**
+ * Set when a hybrid search answered from keyword ranking alone because the vector index could
+ * not answer (docs/API.md "When the vector index is unavailable"); absent otherwise.
+ */
+export const SearchFallback = z.literal('keyword').meta({
+  description:
+    'Present when a hybrid search was answered by keyword ranking alone because semantic search was unavailable (also sent as the KG-Search-Fallback header)',
+});
+
+export const NodePage = pageOf(Node).extend({ fallback: SearchFallback.optional() }).meta({ id: 'NodePage' });
 
 export const LinkType = z
   .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './common';
-import { NodeStatus } from './nodes';
+import { NodeStatus, SearchFallback } from './nodes';
 
 /** A node id with its relevance score (higher is better). */
 export const ScoredId = z.object({ id: z.string(), score: z.number() });
@@ -17,7 +17,11 @@ export const SearchNodesInput = z.object({
   per_page: z.number().int().min(1).max(100),
 });
 /** One page of ranked ids; `total` counts the ranked candidates, at most SEARCH_CANDIDATE_CAP. */
-export const SearchNodesOutput = z.object({ hits: z.array(ScoredId), total: z.number().int() });
+export const SearchNodesOutput = z.object({
+  hits: z.array(ScoredId),
+  total: z.number().int(),
+  fallback: SearchFallback.optional(),
+});
 
 /** Semantic and hybrid answers rank at most this many nodes (`total` is capped to it). */
 export const SEARCH_CANDIDATE_CAP = 200;

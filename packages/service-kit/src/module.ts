@@ -13,6 +13,11 @@ export interface ServiceModule {
   stop(): Promise<void>;
   /** True while every dependency this service uses is reachable. */
   ready(): Promise<boolean>;
+  /**
+   * Dependencies that are down without taking the service out of rotation (the part they serve
+   * answers 503 or falls back), named in /readyz's body as `degraded` while it stays 200.
+   */
+  degraded?(): Promise<string[]>;
   /** Registers the service's own metrics (beyond HTTP) on the process's /metrics registry. */
   registerMetrics?(registry: Registry): void;
 }

@@ -36,7 +36,12 @@ export async function serveService(
   });
   app.get('/readyz', async (_req, res) => {
     const ready = await module.ready().catch(() => false);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', service: module.name });
+    const degraded = ready && module.degraded ? await module.degraded().catch((): string[] => []) : [];
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not ready',
+      service: module.name,
+      ...(degraded.length > 0 ? { degraded } : {}),
+    });
   });
   app.use(
     '/trpc',

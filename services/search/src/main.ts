@@ -55,6 +55,7 @@ try {
         embeddingCacheSize: config.EMBEDDING_CACHE_SIZE,
         embedQueuePerTenant: config.EMBED_QUEUE_PER_TENANT,
         embedConcurrency: config.EMBED_CONCURRENCY,
+        onFatal: (err) => failFast('search', err),
       }),
     port: config.PORT,
     host: config.HOST,

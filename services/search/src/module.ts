@@ -3,7 +3,7 @@ import type { graphApi } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
 import type { Embedder } from '@kg/embeddings';
 import type { ServiceHandle } from '@kg/trpc';
-import type { VectorIndex } from '@kg/vectors';
+import { isVectorIndexUnavailable, VectorCollectionMismatchError, type VectorIndex } from '@kg/vectors';
 import { PROCESSED_EVENTS_RETENTION_MS, type Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
@@ -18,6 +18,7 @@ import { createContextRanker } from './ranking/context';
 import { createEmbeddingCache } from './embedding-cache';
 import { createEmbedderQueue } from './embedder-queue';
 import { createTenantEmbedder } from './tenant-embedder';
+import { createVectorHealth, watchVectors } from './vector-health';
 
 export { rankingEnv } from './config';
 
@@ -49,11 +50,40 @@ export interface SearchDeps {
   embedQueuePerTenant?: number;
   /** Embeddings run at once (default EMBED_CONCURRENCY). */
   embedConcurrency?: number;
+  /** Waits of the indexer while the vector index is unavailable (default 1 s doubling to 30 s, indexing/worker.ts). */
+  indexBackoffMs?: { first: number; max: number };
+  /**
+   * Called when the collection, made later than start-up (the index was unreachable then),
+   * turns out to exist with other vectors: main.ts exits with that one line. Default: the
+   * line is logged at error and indexing stops.
+   */
+  onFatal?: (err: SearchStartError) => void;
+}
+
+/**
+ * The nodes collection exists with other vectors (size or distance) than the embedding model
+ * needs: a misconfiguration the search service does not start with (main.ts prints this one
+ * line and exits 1). Its message names the collection, the setting that differs, and what to do.
+ */
+export class SearchStartError extends Error {
+  constructor(readonly mismatch: VectorCollectionMismatchError) {
+    super(
+      `${mismatch.message} (vector ${mismatch.setting} of collection ${mismatch.collection}; EMBEDDINGS_MODEL and QDRANT_URL name the model and the server)`,
+    );
+    this.name = 'SearchStartError';
+  }
 }
 
 /**
  * The search service as a mountable module: router, the node-events consumer, the indexing
  * worker that embeds pending documents into the vector index, and the prune job.
+ *
+ * The vector index at start-up: its collection is made (or checked) once; one that exists
+ * with other vectors stops the start (SearchStartError). An index that cannot answer
+ * (Qdrant not up yet, a wrong API key) does not: its diagnostic is logged once, the service
+ * starts and is ready (keyword search, writes), semantic search answers 503 and hybrid falls
+ * back to keyword, and the collection is made at the first search or indexing pass once the
+ * index answers (the indexer backs off meanwhile). /readyz reports the index as degraded.
  */
 export async function createSearchModule(deps: SearchDeps): Promise<ServiceModule> {
   await deps.bus.subscribe(nodeEventsSubscription(deps.database.db));
@@ -69,17 +99,36 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     }),
   );
   const nodes = graphNodeSource(deps.graph);
+  const health = createVectorHealth(deps.logger);
+  const vectors = watchVectors(deps.vectors, health);
   const indexer = createIndexer({
     db: deps.database.db,
-    vectors: deps.vectors,
+    vectors,
     embedder,
     nodes,
     logger: deps.logger,
   });
-  await indexer.ensureCollection();
-  const indexing = createIndexWorker(indexer, deps.indexIntervalMs ?? 200, deps.logger);
+  try {
+    await indexer.ensureCollection();
+  } catch (err) {
+    if (err instanceof VectorCollectionMismatchError) throw new SearchStartError(err);
+    if (!isVectorIndexUnavailable(err)) throw err;
+    // Logged once by `health`; the indexer and the searches try again.
+  }
+  const indexing = createIndexWorker(indexer, deps.indexIntervalMs ?? 200, deps.logger, {
+    health,
+    onMismatch: (err) => {
+      const fatal = new SearchStartError(err);
+      if (deps.onFatal) deps.onFatal(fatal);
+      else deps.logger.error({ setting: err.setting, collection: err.collection }, fatal.message);
+    },
+    ...(deps.indexBackoffMs
+      ? { firstBackoffMs: deps.indexBackoffMs.first, maxBackoffMs: deps.indexBackoffMs.max }
+      : {}),
+  });
   const ranker = createRanker({
-    vectors: deps.vectors,
+    vectors,
+    gate: indexer.gate,
     embedder,
     keyword: graphKeywordSource(deps.graph),
     ...(deps.hybridSemanticWeight !== undefined ? { semanticWeight: deps.hybridSemanticWeight } : {}),
@@ -112,6 +161,10 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
       await prune.stop();
       await deps.embedder.close();
     },
-    ready: async () => (await deps.database.ping()) && (await deps.vectors.ready()),
+    // Ready with its database: a vector index that cannot answer degrades semantic search only
+    // (keyword search, writes and hybrid's keyword fallback go on), so it never takes the
+    // service out of rotation; /readyz names it in `degraded`.
+    ready: () => deps.database.ping(),
+    degraded: async () => ((await deps.vectors.ready()) ? [] : ['vectors']),
   };
 }

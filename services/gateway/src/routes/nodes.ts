@@ -28,7 +28,7 @@ export const nodeRoutes: Route[] = [
     errors: [429],
     async handle(req, peers) {
       if (asksSearch(req.query)) await req.limitGroup('search');
-      return ok(await listNodes(req.query, peers, req.identity));
+      return listNodes(req.query, peers, req.identity);
     },
   }),
   defineRoute({

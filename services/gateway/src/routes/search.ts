@@ -8,7 +8,7 @@ import {
   type Node,
 } from '@kg/contracts';
 import type { GatewayPeers } from '../peers';
-import { defineRoute, ok, type Route } from './route';
+import { defineRoute, ok, type Route, type RouteResult } from './route';
 
 /** The nodes of `ids` in that order (ids graph no longer knows, deleted since indexing, are left out). */
 async function nodesInOrder(peers: GatewayPeers, identity: Identity | null, ids: string[]): Promise<Node[]> {
@@ -20,17 +20,26 @@ async function nodesInOrder(peers: GatewayPeers, identity: Identity | null, ids:
 export const asksSearch = (q: ListNodesQuery) =>
   q.query !== undefined && q.query.trim() !== '' && (q.mode ?? 'hybrid') !== 'keyword';
 
+/** Response header of a hybrid search answered by keyword alone (docs/API.md "When the vector index is unavailable"). */
+export const SEARCH_FALLBACK_HEADER = 'KG-Search-Fallback';
+
 /**
  * GET /nodes: without a query (or a blank one) graph lists; with `mode=keyword` graph ranks by
  * BM25; otherwise (hybrid, the default, or semantic) the search service ranks and fuses
- * (docs/API.md "Search modes") and graph supplies the page's nodes.
+ * (docs/API.md "Search modes") and graph supplies the page's nodes. A hybrid search the
+ * search service answered by keyword alone (the vector index unavailable) says so in the
+ * body (`fallback`) and in the KG-Search-Fallback header.
  */
-export async function listNodes(q: ListNodesQuery, peers: GatewayPeers, identity: Identity | null) {
+export async function listNodes(
+  q: ListNodesQuery,
+  peers: GatewayPeers,
+  identity: Identity | null,
+): Promise<RouteResult> {
   const mode = q.mode ?? 'hybrid';
   if (q.query === undefined || q.query.trim() === '' || mode === 'keyword') {
-    return peers.graph.as(identity).nodes.list({ ...q, mode: 'keyword' });
+    return ok(await peers.graph.as(identity).nodes.list({ ...q, mode: 'keyword' }));
   }
-  const { hits, total } = await peers.search.as(identity).nodes.search({
+  const { hits, total, fallback } = await peers.search.as(identity).nodes.search({
     query: q.query,
     mode,
     ...(q.status !== undefined ? { status: q.status } : {}),
@@ -45,7 +54,9 @@ export async function listNodes(q: ListNodesQuery, peers: GatewayPeers, identity
     identity,
     hits.map((h) => h.id),
   );
-  return { data, total, page: q.page, per_page: q.per_page };
+  const page = { data, total, page: q.page, per_page: q.per_page };
+  if (!fallback) return ok(page);
+  return { status: 200, body: { ...page, fallback }, headers: { [SEARCH_FALLBACK_HEADER]: fallback } };
 }
 
 /** Suggestions answered at most. */

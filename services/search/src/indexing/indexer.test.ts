@@ -184,7 +184,7 @@ describe('indexer and semantic ranking', () => {
     await indexerB.ensureCollection();
     while ((await indexerB.runPass()) > 0);
     expect(b.calls).toBeGreaterThan(0);
-    const collection = nodesCollection(256);
+    const collection = nodesCollection('model-b', 256);
     const [hit] = await s.vectors.search(collection, {
       vector: new Array(256).fill(1),
       limit: 1,
@@ -201,7 +201,7 @@ describe('indexer and semantic ranking', () => {
       data: { node_id: id, unlinked_ids: [] },
     });
     s.graphNodes.get(tenant)!.delete(id);
-    await s.drain();
+    while ((await indexerB.runPass()) > 0); // the indexer of the current model removes it from its collection
     expect(await s.vectors.count(collection, { tenant_id: tenant })).toBe(0);
   });
 
@@ -213,7 +213,7 @@ describe('indexer and semantic ranking', () => {
     await s.write(tenant, node(fromCapture, 'Sourdough', 'starter flour water', { source_capture_id: capture }));
     await s.write(tenant, node(byHand, 'Sourdough by hand', 'starter flour water'));
     await s.drain();
-    const stored = await s.vectors.search(nodesCollection(256), {
+    const stored = await s.vectors.search(nodesCollection(s.embedder.model, 256), {
       vector: new Array(256).fill(1),
       limit: 10,
       filter: { tenant_id: tenant },
@@ -242,7 +242,7 @@ describe('indexer and semantic ranking', () => {
   it('gives points stored before source_capture_id the field by a payload update, without embedding again', async () => {
     const s = setup();
     await s.indexer.ensureCollection();
-    const collection = nodesCollection(256);
+    const collection = nodesCollection(s.embedder.model, 256);
     const [kept, lost] = [newId('node'), newId('node')];
     const capture = 'cap_01jd8x6q1bf5r3v2m9w7k4t0zb';
     await s.write(tenant, node(kept, 'Kombucha', 'scoby tea sugar', { source_capture_id: capture }));

@@ -1,13 +1,29 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
-import type { VectorIndex, VectorPoint } from '@kg/vectors';
+import { isVectorIndexUnavailable, type VectorIndex, type VectorPoint } from '@kg/vectors';
+import { createCollectionGate, type CollectionGate } from '../vector-health';
 import { findPendingDocuments, markEmbedded, recordEmbedFailure, type PendingDocument } from '../store/documents';
 import type { Embeds, TenantEmbedder } from '../tenant-embedder';
 import { nodePassages, poolVectors } from './text';
 import { describeError, EMBED_MAX_FAILURES, planAfterFailure } from './retry';
 
-/** The vector collection of node documents for a vector size (all tenants; `tenant_id` is an indexed payload field). */
-export const nodesCollection = (dimensions: number) => `kg_nodes_d${dimensions}`;
+/**
+ * The vector collection of node documents for a model (all tenants; `tenant_id` is the tenant
+ * index): the model's name, shortened, and a hash of it, so that another model, even one of the
+ * same vector size, gets a collection of its own (never mixed vectors), e.g.
+ * `kg_nodes_all-minilm-l6-v2_1c5f0e2a9b_d384`. A model change makes every document pending
+ * (its recorded model differs), so the indexer fills the new collection by itself.
+ */
+export function nodesCollection(model: string, dimensions: number): string {
+  const name = (model.split('/').pop() ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32);
+  const hash = createHash('sha256').update(model).digest('hex').slice(0, 10);
+  return `kg_nodes_${name ? `${name}_` : ''}${hash}_d${dimensions}`;
+}
 
 /** What the indexer reads of a node (graph's `search.nodes`). */
 export interface IndexedNode {
@@ -31,6 +47,8 @@ export interface IndexerDeps {
   embedder: TenantEmbedder;
   nodes: NodeSource;
   logger: Logger;
+  /** The nodes collection, made once (default: one of its own over `vectors`). */
+  gate?: CollectionGate;
   /** Documents taken per pass (default 16). */
   batchSize?: number;
   /** A document graph did not return is retried after this long (default 30 s). */
@@ -51,9 +69,18 @@ export async function embedNode(embedder: Embeds, node: IndexedNode): Promise<nu
 /**
  * The layout of the payload below. Raise it when the payload gains a key: every point stored
  * with an older layout then gets its payload rewritten by the indexer (setPayload, no
- * re-embedding). 2: `source_capture_id` added.
+ * re-embedding). 2: `source_capture_id` added. 3: the collection is named per model
+ * (nodesCollection): the points of the older `kg_nodes_d<size>` are not in it, so each
+ * document's setPayload fails and the node is embedded again into the new collection.
  */
-export const PAYLOAD_VERSION = 2;
+export const PAYLOAD_VERSION = 3;
+
+/**
+ * The payload keys search filters on (ranking/search.ts vectorFilter), besides `tenant_id`:
+ * the collection gets an index on each (Qdrant: a keyword index).
+ */
+export const FILTER_KEYS = ['model', 'status', 'para_item_ids', 'orphan', 'source_capture_id'] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filter payload stored with each vector (see docs/API.md "Semantic search"). */
 export function payloadOf(tenantId: string, node: IndexedNode, model: string): VectorPoint['payload'] {
@@ -80,7 +107,9 @@ export function payloadOf(tenantId: string, node: IndexedNode, model: string): V
  */
 export function createIndexer(deps: IndexerDeps) {
   const batchSize = deps.batchSize ?? 16;
-  const collection = nodesCollection(deps.embedder.dimensions);
+  const collection = nodesCollection(deps.embedder.model, deps.embedder.dimensions);
+  const gate =
+    deps.gate ?? createCollectionGate(deps.vectors, collection, deps.embedder.dimensions, { filterKeys: FILTER_KEYS });
   const retryAfterMs = deps.retryAfterMs ?? 30_000;
   /** Documents graph did not return (deleted meanwhile: their tombstone is on its way). */
   const parked = new Map<string, number>();
@@ -124,13 +153,16 @@ export function createIndexer(deps: IndexerDeps) {
   /**
    * Rewrites the payload of a point whose vector is current but whose payload has an older
    * layout (PAYLOAD_VERSION). When the point is not in the vector index after all (an index
-   * rebuilt or lost), the node is embedded again instead.
+   * rebuilt or lost, or an older collection), the node is embedded again instead; when the
+   * index cannot answer (VectorIndexUnavailableError), the error ends the pass and the document
+   * stays pending (re-embedding could not be stored either).
    */
   async function refreshPayload(doc: PendingDocument, node: IndexedNode): Promise<boolean> {
     const { tenant_id: _tenant, ...payload } = payloadOf(doc.tenantId, node, deps.embedder.model);
     try {
       await deps.vectors.setPayload(collection, doc.nodeId, payload);
     } catch (err) {
+      if (isVectorIndexUnavailable(err)) throw err;
       deps.logger.info(
         { tenantId: doc.tenantId, nodeId: doc.nodeId, error: describeError(err) },
         'search indexing: updating a payload failed; embedding the node again',
@@ -143,6 +175,7 @@ export function createIndexer(deps: IndexerDeps) {
 
   /** Returns how many documents it handled (embedded, removed, failed, or parked for a retry). */
   async function runPass(): Promise<number> {
+    await gate.ensure();
     const at = now();
     for (const [k, until] of parked) if (until <= at) parked.delete(k);
     const pending = (
@@ -182,7 +215,9 @@ export function createIndexer(deps: IndexerDeps) {
 
   return {
     runPass,
-    ensureCollection: () => deps.vectors.ensureCollection(collection, deps.embedder.dimensions),
+    /** Makes (or checks) the collection with an index on each FILTER_KEYS entry; once it succeeded, a no-op. */
+    ensureCollection: () => gate.ensure(),
+    gate,
     collection,
   };
 }

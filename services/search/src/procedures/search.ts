@@ -16,13 +16,13 @@ export const searchNodes =
       orphan: input.orphan,
       source_capture_id: input.source_capture_id,
     };
-    const tenantId = ctx.identity.tenantId;
-    const ranked =
-      input.mode === 'semantic'
-        ? await ranker.semantic(tenantId, input.query, filters)
-        : await ranker.hybrid(tenantId, input.query, filters);
+    const { ranked, fallback } = await ranker.rank(ctx.identity.tenantId, input.query, input.mode, filters);
     const start = (input.page - 1) * input.per_page;
-    return { hits: ranked.slice(start, start + input.per_page), total: ranked.length };
+    return {
+      hits: ranked.slice(start, start + input.per_page),
+      total: ranked.length,
+      ...(fallback ? { fallback } : {}),
+    };
   };
 
 /**

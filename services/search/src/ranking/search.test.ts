@@ -14,7 +14,7 @@ const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zd';
 async function rankerWith(semanticWeight?: number) {
   const embedder = testEmbedder();
   const vectors = createMemoryVectorIndex();
-  const collection = nodesCollection(embedder.dimensions);
+  const collection = nodesCollection(embedder.model, embedder.dimensions);
   await vectors.ensureCollection(collection, embedder.dimensions);
   const texts = { a: 'kettle boiling water', b: 'espresso grinder beans', c: 'espresso beans roast' };
   for (const [id, text] of Object.entries(texts)) {

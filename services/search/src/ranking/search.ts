@@ -1,7 +1,8 @@
 import { SEARCH_CANDIDATE_CAP } from '@kg/contracts';
-import type { VectorFilter, VectorIndex } from '@kg/vectors';
-import { nodesCollection } from '../indexing/indexer';
+import { isVectorIndexUnavailable, type VectorFilter, type VectorIndex } from '@kg/vectors';
+import { FILTER_KEYS, nodesCollection } from '../indexing/indexer';
 import type { TenantEmbedder } from '../tenant-embedder';
+import { createCollectionGate, type CollectionGate } from '../vector-health';
 import { fuse, SEMANTIC_WEIGHT, type Scored } from './fusion';
 
 /**
@@ -34,9 +35,20 @@ export interface RankerDeps {
   keyword: KeywordSource;
   /** Semantic weight of hybrid fusion (HYBRID_SEMANTIC_WEIGHT; default SEMANTIC_WEIGHT). */
   semanticWeight?: number;
+  /** The nodes collection, made once (the indexer's; default: one of its own over `vectors`). */
+  gate?: CollectionGate;
 }
 
-/** Vector filter: tenant, current model, and every filter of the request, pushed down to the index. */
+/** A ranked answer; `fallback: 'keyword'` when hybrid answered from keyword alone (the vector index unavailable). */
+export interface RankedAnswer {
+  ranked: Scored[];
+  fallback?: 'keyword';
+}
+
+/**
+ * Vector filter: tenant, current model, and every filter of the request, pushed down to the
+ * index. Its keys are FILTER_KEYS (indexing/indexer.ts), each indexed in the collection.
+ */
 export function vectorFilter(tenantId: string, model: string, f: SearchFilters): VectorFilter {
   return {
     tenant_id: tenantId,
@@ -49,7 +61,9 @@ export function vectorFilter(tenantId: string, model: string, f: SearchFilters):
 }
 
 export function createRanker(deps: RankerDeps) {
-  const collection = nodesCollection(deps.embedder.dimensions);
+  const collection = nodesCollection(deps.embedder.model, deps.embedder.dimensions);
+  const gate =
+    deps.gate ?? createCollectionGate(deps.vectors, collection, deps.embedder.dimensions, { filterKeys: FILTER_KEYS });
 
   /** A query's vector, embedded as the tenant's interactive work (it may be refused: 429, embedder-queue.ts). */
   async function embedQuery(tenantId: string, text: string): Promise<number[]> {
@@ -65,6 +79,7 @@ export function createRanker(deps: RankerDeps) {
     limit: number,
     floor = SEMANTIC_FLOOR,
   ): Promise<Scored[]> {
+    await gate.ensure();
     const hits = await deps.vectors.search(collection, {
       vector,
       limit,
@@ -95,8 +110,32 @@ export function createRanker(deps: RankerDeps) {
     return fuse(sides.keyword, sides.semantic, semanticWeight).slice(0, SEARCH_CANDIDATE_CAP);
   }
 
+  /**
+   * GET /nodes' ranking. Semantic lets VectorIndexUnavailableError through (503 with
+   * Retry-After); hybrid, when the vector index cannot answer, answers keyword alone, in BM25
+   * order, and says so (`fallback: 'keyword'`). Other failures fail either mode.
+   */
+  async function rank(
+    tenantId: string,
+    query: string,
+    mode: 'semantic' | 'hybrid',
+    filters: SearchFilters,
+  ): Promise<RankedAnswer> {
+    if (mode === 'semantic') return { ranked: await semantic(tenantId, query, filters) };
+    const [keyword, sem] = await Promise.all([
+      deps.keyword(tenantId, query, filters, HYBRID_SIDE_CANDIDATES),
+      semantic(tenantId, query, filters, HYBRID_SIDE_CANDIDATES).catch((err: unknown) => {
+        if (isVectorIndexUnavailable(err)) return null;
+        throw err;
+      }),
+    ]);
+    if (sem === null) return { ranked: keyword.slice(0, SEARCH_CANDIDATE_CAP), fallback: 'keyword' };
+    return { ranked: fuse(keyword, sem, semanticWeight).slice(0, SEARCH_CANDIDATE_CAP) };
+  }
+
   return {
     model: deps.embedder.model,
+    rank,
     embedQuery,
     similar,
     semantic,
