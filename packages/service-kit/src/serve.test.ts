@@ -5,12 +5,14 @@ import { serveService } from './serve';
 
 /** A service whose readiness the test flips. */
 let ready = true;
+let degraded: string[] = [];
 const module = {
   name: 'probe',
   router: initTRPC.create().router({}),
   start: async () => undefined,
   stop: async () => undefined,
   ready: async () => ready,
+  degraded: async () => degraded,
 };
 
 let served: Awaited<ReturnType<typeof serveService>>;
@@ -51,5 +53,14 @@ describe('serveService', () => {
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: 'not ready', service: 'probe' });
     ready = true;
+  });
+
+  it('/readyz stays 200 with a degraded dependency and names it', async () => {
+    degraded = ['vectors'];
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', service: 'probe', degraded: ['vectors'] });
+    degraded = [];
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', service: 'probe' });
   });
 });
