@@ -997,6 +997,11 @@ export interface components {
             total: number;
             page: number;
             per_page: number;
+            /**
+             * @description Present when a hybrid search was answered by keyword ranking alone because semantic search was unavailable (also sent as the KG-Search-Fallback header)
+             * @constant
+             */
+            fallback?: "keyword";
         };
         Node: {
             /**
