@@ -131,7 +131,10 @@ async function runMode(mode: 'embedded' | 'distributed'): Promise<ModeResult> {
   try {
     const a = await signedInTenant(target, 'a');
     const b = await signedInTenant(target, 'b');
-    log(`${mode}: writing ${NODES} nodes for B and ${A_NODES} for A, then waiting for the index…`);
+    const up = performance.now();
+    log(
+      `${mode}: up after ${((up - t0) / 1000).toFixed(0)} s; ${NODES} nodes for B and ${A_NODES} for A, then the index…`,
+    );
     const bItems = items.slice(0, NODES);
     const aItems = items.slice(NODES);
     const bIds = await addNodes(b, bItems);
@@ -140,7 +143,7 @@ async function runMode(mode: 'embedded' | 'distributed'): Promise<ModeResult> {
       [0, its.length >> 1, its.length - 1].map((i) => ({ item: its[i]!, id: ids[i]! }));
     await waitIndexed(b, probes(bItems, bIds));
     await waitIndexed(a, probes(aItems, aIds));
-    log(`${mode}: indexed after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    log(`${mode}: indexed after ${((performance.now() - up) / 1000).toFixed(0)} s`);
 
     const load: Record<string, number> = { idle: loadavg()[0]! };
     const bQueries = distinctQueries(bItems, 'b');
