@@ -20,10 +20,13 @@ let site: http.Server;
 let siteUrl: string;
 const served = new Map<string, { type: string; body: Buffer }>();
 
-/** The /metrics listeners of the server's processes: the embedded server's (read from its log), or each service's. */
+/** The services an upload and its extraction go through (the distributed mode's optional replicas never start here). */
+const UPLOAD_PATH = ['gateway', 'captures', 'ingest-worker'];
+
+/** The /metrics listeners of the server's processes: the embedded server's (read from its log), or each service's on the upload path. */
 function metricsUrls(): string[] {
   const distributed = inject('metricsUrls') as Record<string, string> | undefined;
-  if (distributed) return Object.values(distributed);
+  if (distributed) return UPLOAD_PATH.map((name) => distributed[name]!).filter(Boolean);
   const logPath = inject('logPath');
   if (!logPath) return [];
   for (const line of readFileSync(logPath, 'utf8').split('\n')) {
