@@ -50,6 +50,7 @@ export default defineConfig({
             'packages/*/src/**/*.s3.test.ts',
             'packages/*/src/**/*.redis.test.ts',
             'packages/*/src/**/*.qdrant.test.ts',
+            'services/*/src/**/*.qdrant.test.ts',
           ],
           environment: 'node',
           testTimeout: 60_000,
