@@ -130,7 +130,7 @@ async function start(down: boolean) {
   return { module, vectors, lines, search, write, query };
 }
 
-const outageLines = (lines: Array<{ msg: string }>) =>
+const outageLines = <L extends { msg: string }>(lines: L[]) =>
   lines.filter((l) => l.msg.includes('vector index is unavailable'));
 
 describe('the vector index unavailable', () => {
@@ -147,7 +147,7 @@ describe('the vector index unavailable', () => {
     await s.write(node(id, 'Sourdough starter', 'flour water levain'));
     const semantic = await s.query('semantic', 'sourdough').catch((err: unknown) => err);
     expect(semantic).toBeInstanceOf(TRPCClientError);
-    const data = (semantic as TRPCClientError<never>).data as {
+    const data = (semantic as TRPCClientError<never>).data as unknown as {
       httpStatus: number;
       problem?: { retryAfterSeconds?: number };
     };
