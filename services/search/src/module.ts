@@ -129,6 +129,7 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
   const ranker = createRanker({
     vectors,
     gate: indexer.gate,
+    health,
     embedder,
     keyword: graphKeywordSource(deps.graph),
     ...(deps.hybridSemanticWeight !== undefined ? { semanticWeight: deps.hybridSemanticWeight } : {}),

@@ -17,7 +17,7 @@ import { fakeGraph, testEmbedder } from './testing';
 import { applyNodeEvent } from './consumers/node-events';
 import { createIndexer, FILTER_KEYS, nodesCollection, type IndexedNode } from './indexing/indexer';
 import { createIndexWorker } from './indexing/worker';
-import { vectorFilter } from './ranking/search';
+import { createRanker, vectorFilter } from './ranking/search';
 import { directEmbedder } from './tenant-embedder';
 import { graphNodeSource } from './graph-calls';
 import { createVectorHealth, watchVectors } from './vector-health';
@@ -231,6 +231,37 @@ describe('the vector index unavailable', () => {
     expect((err as SearchStartError).mismatch).toBeInstanceOf(VectorCollectionMismatchError);
     expect((err as Error).message).toMatch(/size/);
     expect((err as Error).message).not.toContain('\n');
+  });
+});
+
+describe('searches during an outage', () => {
+  it('try the index at most once a second; the others fall back at once, until one finds it back', async () => {
+    const { logger } = capturedLogger();
+    const vectors = switchableIndex();
+    const health = createVectorHealth(logger);
+    let clock = 0;
+    const ranker = createRanker({
+      vectors: watchVectors(vectors.index, health),
+      embedder: directEmbedder(testEmbedder()),
+      keyword: async () => [{ id: 'node_a', score: 2 }],
+      health,
+      now: () => clock,
+    });
+    expect((await ranker.rank(tenant, 'tea', 'hybrid', {})).fallback).toBeUndefined();
+    vectors.state.down = true;
+    const answers: Array<string | undefined> = [];
+    for (clock = 10_000; clock < 11_500; clock += 100)
+      answers.push((await ranker.rank(tenant, 'tea', 'hybrid', {})).fallback);
+    expect(answers.every((f) => f === 'keyword')).toBe(true);
+    expect(vectors.state.calls).toBe(2); // at 10.0 s and 11.0 s
+    await expect(ranker.rank(tenant, 'tea', 'semantic', {})).rejects.toBeInstanceOf(VectorIndexUnavailableError);
+    expect(vectors.state.calls).toBe(2);
+    vectors.state.down = false;
+    clock = 11_600;
+    expect((await ranker.rank(tenant, 'tea', 'hybrid', {})).fallback).toBe('keyword'); // not tried yet
+    clock = 12_000;
+    expect((await ranker.rank(tenant, 'tea', 'hybrid', {})).fallback).toBeUndefined();
+    expect(health.outage).toBeNull();
   });
 });
 

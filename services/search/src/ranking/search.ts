@@ -2,7 +2,7 @@ import { SEARCH_CANDIDATE_CAP } from '@kg/contracts';
 import { isVectorIndexUnavailable, type VectorFilter, type VectorIndex } from '@kg/vectors';
 import { FILTER_KEYS, nodesCollection } from '../indexing/indexer';
 import type { TenantEmbedder } from '../tenant-embedder';
-import { createCollectionGate, type CollectionGate } from '../vector-health';
+import { createCollectionGate, type CollectionGate, type VectorHealth } from '../vector-health';
 import { fuse, SEMANTIC_WEIGHT, type Scored } from './fusion';
 
 /**
@@ -10,6 +10,13 @@ import { fuse, SEMANTIC_WEIGHT, type Scored } from './fusion';
  * paraphrases from about 0.35 up, so 0.25 drops the unrelated tail (docs/API.md "Semantic search").
  */
 export const SEMANTIC_FLOOR = 0.25;
+
+/**
+ * During an outage of the vector index, searches try it at most once per this long; the others
+ * fail at once (semantic: 503; hybrid: keyword alone) rather than each wait for the index's
+ * timeout when it does not answer at all.
+ */
+export const OUTAGE_PROBE_INTERVAL_MS = 1000;
 
 /** Candidates each side of hybrid fusion contributes. */
 export const HYBRID_SIDE_CANDIDATES = 100;
@@ -37,6 +44,10 @@ export interface RankerDeps {
   semanticWeight?: number;
   /** The nodes collection, made once (the indexer's; default: one of its own over `vectors`). */
   gate?: CollectionGate;
+  /** The index's outages as the service's calls find them (vector-health.ts); none: every search tries the index. */
+  health?: VectorHealth;
+  /** The clock (tests). */
+  now?: () => number;
 }
 
 /** A ranked answer; `fallback: 'keyword'` when hybrid answered from keyword alone (the vector index unavailable). */
@@ -71,6 +82,10 @@ export function createRanker(deps: RankerDeps) {
     return Array.from(vector!);
   }
 
+  const now = deps.now ?? Date.now;
+  /** When a search last tried the vector index. */
+  let lastTry = Number.NEGATIVE_INFINITY;
+
   /** Nodes by cosine similarity to `vector`, at or above `floor`. */
   async function similar(
     tenantId: string,
@@ -79,6 +94,9 @@ export function createRanker(deps: RankerDeps) {
     limit: number,
     floor = SEMANTIC_FLOOR,
   ): Promise<Scored[]> {
+    const outage = deps.health?.outage;
+    if (outage && now() - lastTry < OUTAGE_PROBE_INTERVAL_MS) throw outage;
+    lastTry = now();
     await gate.ensure();
     const hits = await deps.vectors.search(collection, {
       vector,
