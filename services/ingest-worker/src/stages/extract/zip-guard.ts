@@ -61,7 +61,7 @@ export function openZip(bytes: Uint8Array, limits: ZipLimits): Promise<BoundedZi
             zip.close();
             return reject(
               permanent(
-                `archive declares more than the ${mib(limits.maxInflatedBytes)} inflated limit (a zip bomb?); refused before decompression`,
+                `archive inflates to more than ${limits.maxInflatedBytes} bytes (a zip bomb?); refused before decompression`,
               ),
             );
           }
