@@ -327,9 +327,9 @@ mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
 for (const mode of modes) {
   const r = mode === 'distributed' ? await withDistributedLock(() => runMode(mode), log) : await runMode(mode);
   writeFileSync(path.join(ROOT, `bench-results/noisy-${mode}.json`), JSON.stringify(r, null, 2));
+  print(r);
   results.push(r);
 }
-for (const r of results) print(r);
 const failed = results.flatMap((r) => r.targets.filter((t) => !t.pass).map((t) => `${r.mode}: ${t.target}`));
 log(failed.length ? `\n${failed.length} target(s) not met` : '\nall targets met');
 process.exit(args.strict && failed.length > 0 ? 1 : 0);
