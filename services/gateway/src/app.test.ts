@@ -155,3 +155,29 @@ describe('gateway', () => {
     expect(res.headers.get('etag')).toBeNull();
   });
 });
+
+describe('CORS', () => {
+  it('lets a dashboard on an allowed origin read the rate-limit and search-fallback headers', async () => {
+    const config = gatewayHttpSchema.parse({ CORS_ORIGINS: 'https://dash.example' });
+    const app = createGatewayApp({
+      config,
+      peers,
+      kv: createMemoryKv(),
+      logger: createLogger('test', 'silent'),
+      keys: async () => {
+        throw new Error('no keys');
+      },
+      ready: async () => true,
+    });
+    const corsServer = app.listen(0);
+    try {
+      const port = (corsServer.address() as AddressInfo).port;
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { origin: 'https://dash.example' } });
+      const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(',');
+      for (const name of ['retry-after', 'ratelimit', 'ratelimit-policy', 'kg-search-fallback'])
+        expect(exposed.map((h) => h.trim())).toContain(name);
+    } finally {
+      await new Promise<void>((r) => corsServer.close(() => r()));
+    }
+  });
+});

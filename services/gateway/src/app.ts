@@ -16,6 +16,7 @@ import { mountMethodNotAllowed } from './http/method-not-allowed';
 import { requestLogger } from './http/request-log';
 import { mountDashboard } from './http/dashboard';
 import { buildRoutes } from './routes';
+import { SEARCH_FALLBACK_HEADER } from './routes/search';
 import { createEventFeed, type EventFeed } from './events/feed';
 import { mountDocs } from './openapi/docs';
 import { createMetrics, type Metrics } from '@kg/service-kit';
@@ -58,7 +59,7 @@ export function createGatewayApp(deps: GatewayDeps) {
   app.use(
     cors({
       origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,
-      exposedHeaders: [...RATE_LIMIT_HEADERS, ...IETF_RATE_LIMIT_HEADERS, 'WWW-Authenticate'],
+      exposedHeaders: [...RATE_LIMIT_HEADERS, ...IETF_RATE_LIMIT_HEADERS, SEARCH_FALLBACK_HEADER, 'WWW-Authenticate'],
     }),
   );
 
