@@ -595,7 +595,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a file as a capture (type detected from the content; 413 over 25 MiB or past the stored-bytes quota, 415 when not accepted, 429 past the upload limits) */
+        /** Upload a file as a capture (type detected from the content; 408 when the body arrives too slowly, 413 over 25 MiB or past the stored-bytes quota, 415 when not accepted, 429 past the upload limits) */
         post: operations["uploadCapture"];
         delete?: never;
         options?: never;
@@ -4509,6 +4509,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (with WWW-Authenticate) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body did not arrive in time (the connection is closed) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

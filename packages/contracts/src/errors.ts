@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'not_found'
   | 'conflict'
   | 'gone'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -22,6 +23,7 @@ export const ERROR_STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -36,6 +38,7 @@ export const ERROR_TITLE: Record<ErrorKind, string> = {
   not_found: 'Not found',
   conflict: 'Conflict',
   gone: 'Gone',
+  request_timeout: 'Request timeout',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',

@@ -21,6 +21,7 @@ const TRPC_CODE: Record<ErrorKind, TRPCError['code']> = {
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
   gone: 'PRECONDITION_FAILED',
+  request_timeout: 'TIMEOUT',
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   rate_limited: 'TOO_MANY_REQUESTS',

@@ -45,6 +45,14 @@ export const gatewayHttpSchema = z.object({
   UPLOAD_CONCURRENCY_PER_TENANT: env.positiveInt(4),
   /** Uploads in progress at once in one gateway process, all tenants (each holds its file in memory; 503 beyond). */
   UPLOAD_CONCURRENCY_PER_PROCESS: env.positiveInt(8),
+  /**
+   * Upload read deadline (docs/API.md "Uploads"): an upload's body has this many seconds plus
+   * one second per UPLOAD_READ_MIN_BYTES_PER_SECOND bytes it has sent so far; past it the
+   * upload is abandoned (408, connection closed) and its slots are released.
+   */
+  UPLOAD_READ_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** The slowest average pace an upload may keep after UPLOAD_READ_TIMEOUT_SECONDS (64 KiB/s). */
+  UPLOAD_READ_MIN_BYTES_PER_SECOND: env.positiveInt(64 * 1024),
   /** Bytes of uploaded files a tenant may keep (1 GiB); an upload past it answers 413 until captures are deleted. */
   UPLOAD_STORAGE_QUOTA_BYTES: env.positiveInt(1024 * 1024 * 1024),
   /**

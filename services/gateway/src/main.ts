@@ -10,6 +10,7 @@ import { createInternalTokenSigner, createJwksCache } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { apiKeyCache, createGatewayApp } from './app';
 import { revocationsFromBus } from './http/api-key-revocations';
+import { applyServerTimeouts } from './http/server-timeouts';
 import { gatewayConfigSchema } from './config';
 import { createEventFeed, feedFromBus } from './events/feed';
 import { PEER_CONTRACTS, type GatewayPeers } from './peers';
@@ -61,6 +62,9 @@ try {
   const server: Server = app.listen(config.PORT, config.HOST, () =>
     logger.info({ port: config.PORT }, 'gateway listening'),
   );
+  // Idle kept-alive connections outlive a load balancer's and client pools' idle timeouts
+  // (ECONNRESET otherwise), and an upload is ended by its own read deadline (http/server-timeouts.ts).
+  applyServerTimeouts(server, config);
   const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
   logger.info({ port: metricsServer.port }, 'gateway metrics listening');
   const shutdown = () => {

@@ -12,6 +12,7 @@ import { connectService, type ServiceHandle } from '@kg/trpc';
 import { createMetrics, serveMetrics } from '@kg/service-kit';
 import {
   apiKeyCache,
+  applyServerTimeouts,
   createEventFeed,
   createGatewayApp,
   feedFromBus,
@@ -172,6 +173,9 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
   });
+  // As the gateway's own process: idle kept-alive connections outlive a load balancer's and
+  // client pools' idle timeouts (ECONNRESET otherwise); uploads end by their own read deadline.
+  applyServerTimeouts(server, config);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);

@@ -11,6 +11,7 @@ const SLUG: Record<number, string> = {
   403: 'forbidden',
   404: 'not-found',
   405: 'method-not-allowed',
+  408: 'request-timeout',
   409: 'conflict',
   410: 'gone',
   413: 'payload-too-large',

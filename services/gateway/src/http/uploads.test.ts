@@ -52,6 +52,9 @@ describe('upload type detection', () => {
   });
 });
 
+/** A read deadline these in-memory bodies never come near. */
+const deadline = { graceSeconds: 60, minBytesPerSecond: 1024 };
+
 describe('readUpload', () => {
   it('reads the file and the allowed fields, whatever their order', async () => {
     const up = await readUpload(
@@ -60,7 +63,7 @@ describe('readUpload', () => {
         { name: 'file', filename: 'n.md', body: '# Note' },
         { name: 'title', body: 'T' },
       ]),
-      { maxBytes: 100, allowedFields: ['title', 'why'] },
+      { maxBytes: 100, allowedFields: ['title', 'why'], deadline },
     );
     expect(up).toMatchObject({ filename: 'n.md', mimeType: 'text/markdown', contentType: 'note' });
     expect(up.fields).toEqual({ why: 'because', title: 'T' });
@@ -68,7 +71,7 @@ describe('readUpload', () => {
   });
 
   it('accepts exactly maxBytes and refuses one byte more with 413', async () => {
-    const opts = { maxBytes: 64, allowedFields: [] };
+    const opts = { maxBytes: 64, allowedFields: [], deadline };
     const ok = await readUpload(multipart([{ name: 'file', filename: 'a.txt', body: 'a'.repeat(64) }]), opts);
     expect(ok.bytes.length).toBe(64);
     await expect(
@@ -77,7 +80,7 @@ describe('readUpload', () => {
   });
 
   it('refuses a second file, an unknown field, a repeated field, and a body that is not multipart', async () => {
-    const opts = { maxBytes: 64, allowedFields: ['title'] };
+    const opts = { maxBytes: 64, allowedFields: ['title'], deadline };
     const file = { name: 'file', filename: 'a.txt', body: 'x' };
     await expect(readUpload(multipart([file, file]), opts)).rejects.toMatchObject({ kind: 'invalid' });
     const title = { name: 'title', body: 'one' };

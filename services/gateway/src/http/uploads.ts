@@ -31,6 +31,33 @@ const unsupported = (detail: string) => new AppError('unsupported_media_type', d
 const tooLarge = (max: number) =>
   new AppError('payload_too_large', `The file exceeds the upload limit of ${max} bytes (${max / 1024 / 1024} MiB)`);
 
+/** How long an upload's body may take to arrive (docs/API.md "Uploads"). */
+export interface UploadReadBounds {
+  /** Seconds every upload has, whatever its pace (UPLOAD_READ_TIMEOUT_SECONDS). */
+  graceSeconds: number;
+  /** Each byte received earns 1/minBytesPerSecond s more (UPLOAD_READ_MIN_BYTES_PER_SECOND). */
+  minBytesPerSecond: number;
+}
+
+/**
+ * Milliseconds an upload's body may have taken once `received` bytes of it have arrived: the
+ * grace period plus one second per `minBytesPerSecond` bytes. A body of N bytes must end within
+ * grace + N / rate, and a client that slows below the rate after the grace period is cut as
+ * soon as its average falls behind, so a slowloris holds its slots for about the grace period.
+ */
+export const uploadReadAllowanceMs = (received: number, bounds: UploadReadBounds): number =>
+  bounds.graceSeconds * 1000 + (received * 1000) / bounds.minBytesPerSecond;
+
+const timedOut = (received: number, elapsedMs: number, bounds: UploadReadBounds) =>
+  new AppError(
+    'request_timeout',
+    `The upload did not arrive in time: ${received} bytes in ${Math.round(elapsedMs / 1000)} s. An upload has ` +
+      `${bounds.graceSeconds} s plus one second per ${bounds.minBytesPerSecond} bytes sent; send it again on a faster connection`,
+  );
+
+/** Requests abandoned by their read deadline: their answer closes the connection without reading more (discardBody). */
+const abandoned = new WeakSet<Request>();
+
 const TEXT_NAME = /\.(txt|text|md|markdown)$/i;
 const MARKDOWN_NAME = /\.(md|markdown)$/i;
 
@@ -69,9 +96,14 @@ export async function detectType(bytes: Buffer, filename: string, declared: stri
 /**
  * Reads a multipart/form-data upload as a stream: one `file` part of at most `maxBytes`
  * (413 as soon as it is passed: the rest of the body is read and discarded, never kept),
- * plus the text fields `allowedFields`. The type is detected from the content.
+ * plus the text fields `allowedFields`. The type is detected from the content. A body that
+ * does not arrive within its read allowance (`deadline`, uploadReadAllowanceMs) is abandoned:
+ * 408, nothing kept, and the answer closes the connection.
  */
-export function readUpload(req: Request, opts: { maxBytes: number; allowedFields: string[] }): Promise<Upload> {
+export function readUpload(
+  req: Request,
+  opts: { maxBytes: number; allowedFields: string[]; deadline: UploadReadBounds },
+): Promise<Upload> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\b/i.test(type))
     return Promise.reject(unsupported('Send the upload as multipart/form-data with a `file` part'));
@@ -89,9 +121,17 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
       return;
     }
     let failure: AppError | null = null;
+    let deadline: NodeJS.Timeout | undefined;
+    let received = 0;
+    const countBytes = (chunk: Buffer) => (received += chunk.length);
+    const stopClock = () => {
+      clearTimeout(deadline);
+      req.off('data', countBytes);
+    };
     const fail = (err: AppError) => {
       if (failure) return;
       failure = err;
+      stopClock();
       // Stop parsing and keep nothing; the route's error answer reads and discards what the
       // client still sends first (discardBody), so the client can read it.
       req.unpipe(bb);
@@ -157,6 +197,22 @@ export function readUpload(req: Request, opts: { maxBytes: number; allowedFields
         }
       });
     });
+    // The read deadline: checked when the allowance of the bytes received so far runs out,
+    // and armed again for the new allowance while the body keeps its pace.
+    const started = Date.now();
+    const check = () => {
+      const elapsed = Date.now() - started;
+      const allowed = uploadReadAllowanceMs(received, opts.deadline);
+      if (elapsed < allowed) {
+        deadline = setTimeout(check, allowed - elapsed);
+        return;
+      }
+      abandoned.add(req);
+      fail(timedOut(received, elapsed, opts.deadline));
+    };
+    deadline = setTimeout(check, uploadReadAllowanceMs(0, opts.deadline));
+    req.on('data', countBytes);
+    req.once('end', stopClock);
     req.on('aborted', () => fail(invalid('The upload was interrupted')));
     // A connection closed before the body ended (the client went away, the server's request
     // timeout): the upload fails, so its slots are released at once.
@@ -178,10 +234,16 @@ export interface DiscardBounds {
  * limit, too large, or malformed): reads the rest and throws it away, so a client still
  * sending can read the answer; closing with unread bytes would reset the connection
  * (ECONNRESET) before the client reads the problem. Past `maxBytes` more or `maxMs`, the
- * answer says `Connection: close` and the connection closes after it.
+ * answer says `Connection: close` and the connection closes after it; at once for an upload
+ * abandoned by its read deadline.
  */
 export async function discardBody(req: Request, res: Response, bounds: DiscardBounds): Promise<void> {
   if (req.complete || req.readableEnded || req.destroyed) return;
+  // An upload past its read deadline: reading more would hold the connection as long again.
+  if (abandoned.has(req)) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
   const ended = await new Promise<boolean>((resolve) => {
     let seen = 0;
     const done = (value: boolean) => {

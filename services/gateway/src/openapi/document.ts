@@ -14,6 +14,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Not allowed with this credential',
   404: 'Not found, malformed id, or another tenant’s',
   405: 'Method not allowed on this path (with Allow)',
+  408: 'The body did not arrive in time (the connection is closed)',
   409: 'State conflict',
   410: 'Gone',
   413: 'Body too large',

@@ -17,7 +17,7 @@ import {
 import type { ConcurrencyLimiter, KvStore, RateLimiter } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import { parsePart } from '../http/validate';
-import { ACCEPTED_TYPES, UploadGate, readUpload } from '../http/uploads';
+import { ACCEPTED_TYPES, UploadGate, readUpload, type UploadReadBounds } from '../http/uploads';
 import { defineRoute, noContent, ok, type Route } from './route';
 
 const base = { tag: 'Captures', auth: 'required', service: 'captures' } as const;
@@ -51,6 +51,8 @@ export interface UploadLimits {
   perProcess: UploadGate;
   /** Bytes of uploaded files a tenant may keep. */
   quotaBytes: number;
+  /** How long an upload's body may take to arrive (408 past it). */
+  readDeadline: UploadReadBounds;
 }
 
 /** The upload limits of the gateway's settings; counts live in the kv store (Redis in the distributed mode). */
@@ -68,6 +70,10 @@ export const uploadLimits = (kv: KvStore, config: GatewayHttpConfig): UploadLimi
   }),
   perProcess: new UploadGate(config.UPLOAD_CONCURRENCY_PER_PROCESS),
   quotaBytes: config.UPLOAD_STORAGE_QUOTA_BYTES,
+  readDeadline: {
+    graceSeconds: config.UPLOAD_READ_TIMEOUT_SECONDS,
+    minBytesPerSecond: config.UPLOAD_READ_MIN_BYTES_PER_SECOND,
+  },
 });
 
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
@@ -123,10 +129,10 @@ export const captureRoutes = (limits: UploadLimits): Route[] => [
     path: '/captures/upload',
     operationId: 'uploadCapture',
     summary:
-      'Upload a file as a capture (type detected from the content; 413 over 25 MiB or past the stored-bytes quota, 415 when not accepted, 429 past the upload limits)',
+      'Upload a file as a capture (type detected from the content; 408 when the body arrives too slowly, 413 over 25 MiB or past the stored-bytes quota, 415 when not accepted, 429 past the upload limits)',
     multipart: UploadForm,
     success: { status: 201, description: 'Created and queued', schema: Capture },
-    errors: [429],
+    errors: [408, 429],
     async handle(req, peers) {
       const tenantId = req.identity!.tenantId;
       await req.limit([[limits.perMinute, tenantId]]);
@@ -136,7 +142,11 @@ export const captureRoutes = (limits: UploadLimits): Route[] => [
         // Refused before the file is read when the quota is already used up.
         const { stored_bytes: used } = await captures.usage({});
         if (used >= limits.quotaBytes) throw overQuota(used, limits.quotaBytes);
-        const upload = await readUpload(req.raw, { maxBytes: limits.uploadMaxBytes, allowedFields: ['title', 'why'] });
+        const upload = await readUpload(req.raw, {
+          maxBytes: limits.uploadMaxBytes,
+          allowedFields: ['title', 'why'],
+          deadline: limits.readDeadline,
+        });
         if (used + upload.bytes.length > limits.quotaBytes) throw overQuota(used, limits.quotaBytes);
         const fields = parsePart(UploadFields, upload.fields, 'body');
         const capture = await captures.upload({
