@@ -15,6 +15,8 @@ const LIMITS = {
   UPLOAD_CONCURRENCY_PER_TENANT: '1',
   UPLOAD_STORAGE_QUOTA_BYTES: '2000',
   UPLOAD_MAX_BYTES: String(64 * 1024),
+  // An upload's body has 10 s here (plus a second per 64 KiB sent): the slowloris case waits that long.
+  UPLOAD_READ_TIMEOUT_SECONDS: '10',
   PARA_JOB_RATE_LIMIT_PER_MINUTE: '2',
 };
 
@@ -187,6 +189,24 @@ describe('uploads', () => {
     expect(Problem.parse(over.body).detail).toContain('quota of 2000 bytes');
     expect((await call('DELETE', `/captures/${first.body.id}`, a.bearer)).status).toBe(204);
     expect((await rawUpload(server.apiUrl, a.bearer, 600).answer).status).toBe(201);
+  });
+
+  it('an upload whose body stops arriving gets 408 with Connection: close; its slot is free again, nothing stored', async () => {
+    const a = await tenant('limits-slowloris');
+    // The head of the body, then nothing: the tenant's one upload slot is held until the read deadline.
+    const stalled = rawUpload(server.apiUrl, a.bearer, 1000, { hold: true });
+    const answer = await stalled.answer;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(408);
+    expect(header(answer, 'content-type')).toContain('application/problem+json');
+    expect(header(answer, 'connection')).toBe('close');
+    expect(Problem.parse(answer.body)).toMatchObject({
+      status: 408,
+      type: 'https://kg.dev/problems/request-timeout',
+      detail: expect.stringContaining('did not arrive in time'),
+    });
+    expect((await rawUpload(server.apiUrl, a.apiKey, 10).answer).status).toBe(201);
+    const list = await call('GET', '/captures', a.bearer);
+    expect(list.body.data).toHaveLength(1);
   });
 
   it('an over-size upload sent at once or slowly always reads its 413 problem', async () => {
