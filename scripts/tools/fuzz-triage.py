@@ -31,7 +31,9 @@ from typing import Any
 
 import yaml
 
-RULE_KEYS = {"id", "check", "operation", "status", "documented", "response_matches", "message_matches", "reason"}
+RULE_KEYS = {
+    "id", "check", "operation", "status", "documented", "response_matches", "message_matches", "follows", "reason",
+}
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 MAX_SHOWN = 1500  # characters of a curl line printed before it is cut (the JSON keeps it whole)
 MAX_INLINE_BODY = 2000  # bytes of a request body written into the curl line; larger ones go to a file
@@ -51,6 +53,7 @@ class Rule:
     documented: bool
     response_matches: re.Pattern[str] | None
     message_matches: re.Pattern[str] | None
+    follows: set[str] | None
     hits: int = 0
     operations_hit: Counter[str] = field(default_factory=Counter)
 
@@ -69,6 +72,8 @@ class Failure:
     status: int | None
     response_body: str
     message: str
+    # The operations of the stateful steps that led to the failing request (parent first).
+    ancestry: list[str] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -122,6 +127,13 @@ def load_baseline(path: Path) -> list[Rule]:
                 method, _, op_path = op.partition(" ")
                 if method.lower() not in METHODS or not op_path.startswith("/"):
                     raise Unusable(f"{where}: operation {op!r} is not `METHOD /path` as schemathesis names it")
+        follows = None
+        if "follows" in entry:
+            follows = {str(op) for op in as_list(entry["follows"])}
+            for op in follows:
+                method, _, op_path = op.partition(" ")
+                if method.lower() not in METHODS or not op_path.startswith("/"):
+                    raise Unusable(f"{where}: follows {op!r} is not `METHOD /path` as schemathesis names it")
         statuses = None
         if "status" in entry:
             try:
@@ -146,6 +158,7 @@ def load_baseline(path: Path) -> list[Rule]:
                 documented=bool(entry.get("documented", False)),
                 response_matches=patterns["response_matches"],
                 message_matches=patterns["message_matches"],
+                follows=follows,
             )
         )
     return rules
@@ -178,6 +191,8 @@ def matches(rule: Rule, failure: Failure, docs: dict[str, set[str]]) -> bool:
         return False
     if rule.message_matches is not None and not rule.message_matches.search(failure.message):
         return False
+    if rule.follows is not None and not rule.follows.intersection(failure.ancestry):
+        return False
     return True
 
 
@@ -191,6 +206,20 @@ def decode(payload: Any) -> bytes | None:
     return json.dumps(payload).encode("utf-8")
 
 
+def ancestry(cases: dict[str, Any], case_id: str) -> list[str]:
+    """`METHOD /path` of each stateful step before a case, its parent first."""
+    out: list[str] = []
+    seen = {case_id}
+    parent = (cases.get(case_id) or {}).get("parent_id")
+    while parent and parent not in seen:
+        seen.add(parent)
+        step = cases.get(parent) or {}
+        value = step.get("value") or {}
+        out.append(f"{value.get('method', '?')} {value.get('path', '?')}")
+        parent = step.get("parent_id")
+    return out
+
+
 def failures_in(ndjson: Path):
     """Every failed check of every scenario, with the interaction that failed it."""
     with ndjson.open("r", encoding="utf-8") as stream:
@@ -200,6 +229,7 @@ def failures_in(ndjson: Path):
             scenario = json.loads(line)["ScenarioFinished"]
             recorder = scenario.get("recorder") or {}
             interactions = recorder.get("interactions") or {}
+            cases = recorder.get("cases") or {}
             for case_id, checks in (recorder.get("checks") or {}).items():
                 for check in checks:
                     if check.get("status") != "failure":
@@ -222,6 +252,7 @@ def failures_in(ndjson: Path):
                         status=response.get("status_code"),
                         response_body=body.decode("utf-8", "replace") if body else "",
                         message=info.get("message", ""),
+                        ancestry=ancestry(cases, case_id),
                     )
 
 
