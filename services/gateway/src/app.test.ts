@@ -34,14 +34,10 @@ const peers = {
 let server: Server;
 let base: string;
 
-beforeAll(async () => {
-  const config = gatewayHttpSchema.parse({
-    MAGIC_LINK_PER_EMAIL_PER_HOUR: '2',
-    JSON_BODY_LIMIT_BYTES: '1024',
-    GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '3',
-  });
+/** The gateway on these fake peers, listening on a free port, with `env` as its settings. */
+function listen(env: Record<string, string>): Server {
   const app = createGatewayApp({
-    config,
+    config: gatewayHttpSchema.parse(env),
     peers,
     kv: createMemoryKv(),
     logger: createLogger('test', 'silent'),
@@ -50,7 +46,15 @@ beforeAll(async () => {
     },
     ready: async () => true,
   });
-  server = app.listen(0);
+  return app.listen(0);
+}
+
+beforeAll(async () => {
+  server = listen({
+    MAGIC_LINK_PER_EMAIL_PER_HOUR: '2',
+    JSON_BODY_LIMIT_BYTES: '1024',
+    GRAPH_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '3',
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
@@ -158,18 +162,7 @@ describe('gateway', () => {
 
 describe('CORS', () => {
   it('lets a dashboard on an allowed origin read the rate-limit and search-fallback headers', async () => {
-    const config = gatewayHttpSchema.parse({ CORS_ORIGINS: 'https://dash.example' });
-    const app = createGatewayApp({
-      config,
-      peers,
-      kv: createMemoryKv(),
-      logger: createLogger('test', 'silent'),
-      keys: async () => {
-        throw new Error('no keys');
-      },
-      ready: async () => true,
-    });
-    const corsServer = app.listen(0);
+    const corsServer = listen({ CORS_ORIGINS: 'https://dash.example' });
     try {
       const port = (corsServer.address() as AddressInfo).port;
       const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { origin: 'https://dash.example' } });
