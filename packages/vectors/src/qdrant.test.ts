@@ -243,12 +243,13 @@ describe('qdrant adapter when Qdrant cannot answer', () => {
     const closed = await serve(() => undefined);
     await closed.close(); // a port that refuses connections (fetch refuses port 1 without trying)
     const index = createQdrantVectorIndex({ url: closed.url, timeoutMs: 2_000 });
+    // One call at a time: a call started before the one awaited would reject unobserved meanwhile.
     for (const run of [
-      index.search('c', query),
-      index.upsert('c', [{ id: 'n', vector: [1], payload: { tenant_id: 't' } }]),
-      index.ensureCollection('c', 3),
+      () => index.search('c', query),
+      () => index.upsert('c', [{ id: 'n', vector: [1], payload: { tenant_id: 't' } }]),
+      () => index.ensureCollection('c', 3),
     ]) {
-      const err = await failure(run);
+      const err = await failure(run());
       expect(err).toBeInstanceOf(VectorIndexUnavailableError);
       expect(err).toMatchObject({
         kind: 'unavailable',

@@ -144,6 +144,8 @@ describe('access tokens', () => {
       subject: user!.id,
       email: 'claims@example.com', // GET /auth/me answers without a lookup
       tokenId: expect.any(String),
+      expiresAt: expect.any(Number), // GET /events ends its stream then
+      sessionId: expect.stringMatching(/^rtk_/), // sign-out ends the session's streams
     });
     const jwks = await rig.anon.tokens.jwks({});
     expect(jwks.keys).toHaveLength(1);
