@@ -11,6 +11,8 @@ import { magicLinkToken, startOwnServer, type OwnServer } from './support/own-se
  */
 const QUEUE_CAP = 2;
 const FLOOD = 64;
+/** Floods sent at most before one must have been refused in part. */
+const ROUNDS = 10;
 
 let server: OwnServer;
 let alice: string;
@@ -67,13 +69,21 @@ afterAll(() => server?.stop());
 
 describe('semantic search while another tenant floods it', () => {
   it('answers the flooding tenant 429 beyond its queue while the other tenant’s search answers 200', async () => {
-    // Distinct texts, so no answer comes from the embedding cache.
-    const flood = Array.from({ length: FLOOD }, (_, i) => semantic(alice, `flood query number ${i} about bread`));
-    const neighbour = await semantic(bob, 'looking after a sourdough culture');
-    const answers = await Promise.all(flood);
+    // How many of A's queries wait at one moment depends on how fast this machine embeds (a quiet
+    // one can keep up with a whole flood), so floods go in rounds until one outruns the model; with
+    // no cap on the queue (the code before it) no round is ever refused.
+    const answers: Array<Res<Page>> = [];
+    for (let round = 1; round <= ROUNDS && !answers.some((a) => a.status === 429); round++) {
+      // Distinct texts, so no answer comes from the embedding cache.
+      const flood = Array.from({ length: FLOOD }, (_, i) =>
+        semantic(alice, `flood round ${round} query number ${i} about bread`),
+      );
+      const neighbour = await semantic(bob, `looking after a sourdough culture, take ${round}`);
+      answers.push(...(await Promise.all(flood)));
 
-    expect(neighbour.status, JSON.stringify(neighbour.body)).toBe(200);
-    expect(conforms(NodePage, neighbour.body).data.map((n) => n.id)).toContain(bobNode);
+      expect(neighbour.status, JSON.stringify(neighbour.body)).toBe(200);
+      expect(conforms(NodePage, neighbour.body).data.map((n) => n.id)).toContain(bobNode);
+    }
 
     const byStatus = new Map<number, number>();
     for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
@@ -88,7 +98,7 @@ describe('semantic search while another tenant floods it', () => {
       expect(refused.headers.get('retry-after')).toBe('1');
     }
     for (const ok of answers.filter((a) => a.status === 200)) conforms(NodePage, ok.body);
-  });
+  }, 120_000);
 
   it('serves the flooding tenant again once its queue has room', async () => {
     const res = await semantic(alice, 'a single calm question');
