@@ -133,7 +133,9 @@ describe('kg-mcp over stdio (SVC_TOKEN)', () => {
     const tree = await callOk(client, 'para_tree');
     expect(tree.categories.map((c: any) => c.category)).toEqual(['projects', 'areas', 'resources']);
     expect(tree.categories[0].items.map((i: any) => i.id)).toContain(project.body.id);
-    const node = await callOk(client, 'create_node', { title: 'Menu pricing' });
+    // A title that shares no word with the items, so the items' own orphan scans (PARA jobs that
+    // run after their creation) never assign it first: every assignment below is the user's.
+    const node = await callOk(client, 'create_node', { title: 'Pricing sheet' });
     await callOk(client, 'assign_para', { node_id: node.id, para_item_ids: [project.body.id] });
     const two = await callOk(client, 'assign_para', { node_id: node.id, para_item_ids: [area.body.id] });
     expect(two.para_item_ids).toEqual([project.body.id, area.body.id]);
