@@ -27,6 +27,10 @@ export async function setup(project: TestProject) {
     freshDatabase: true,
     extraEnv: {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
+      // ingest-faults.test.ts captures 200 notes in one tenant within a minute, past the default
+      // capture limits (60 a minute per tenant, 30 per credential; e2e rate-limits.test.ts tests those).
+      CAPTURE_RATE_LIMIT_PER_MINUTE: '100000',
+      CAPTURE_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '100000',
       // The ingest worker: tests fetch from local servers; a short lease and sweep so a killed worker's runs resume quickly.
       FETCH_ALLOWLIST: '127.0.0.1',
       INGEST_LEASE_MS: '8000',
