@@ -96,6 +96,18 @@ def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
+def operations_of(entry: dict[str, Any], key: str, where: str) -> set[str] | None:
+    """The `METHOD /path` operations a rule names under `key` (None when it names none)."""
+    if key not in entry:
+        return None
+    operations = {str(op) for op in as_list(entry[key])}
+    for op in operations:
+        method, _, op_path = op.partition(" ")
+        if method.lower() not in METHODS or not op_path.startswith("/"):
+            raise Unusable(f"{where}: {key} {op!r} is not `METHOD /path` as schemathesis names it")
+    return operations
+
+
 def load_baseline(path: Path) -> list[Rule]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -120,20 +132,8 @@ def load_baseline(path: Path) -> list[Rule]:
         if entry["id"] in seen:
             raise Unusable(f"{where}: duplicate id {entry['id']}")
         seen.add(entry["id"])
-        operations = None
-        if "operation" in entry:
-            operations = {str(op) for op in as_list(entry["operation"])}
-            for op in operations:
-                method, _, op_path = op.partition(" ")
-                if method.lower() not in METHODS or not op_path.startswith("/"):
-                    raise Unusable(f"{where}: operation {op!r} is not `METHOD /path` as schemathesis names it")
-        follows = None
-        if "follows" in entry:
-            follows = {str(op) for op in as_list(entry["follows"])}
-            for op in follows:
-                method, _, op_path = op.partition(" ")
-                if method.lower() not in METHODS or not op_path.startswith("/"):
-                    raise Unusable(f"{where}: follows {op!r} is not `METHOD /path` as schemathesis names it")
+        operations = operations_of(entry, "operation", where)
+        follows = operations_of(entry, "follows", where)
         statuses = None
         if "status" in entry:
             try:
