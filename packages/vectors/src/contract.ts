@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { typeid } from 'typeid-js';
 import type { PayloadValue, VectorFilter, VectorIndex, VectorPoint } from './port';
+import { VectorCollectionMismatchError } from './errors';
 
 const A = 'tenant_a';
 const B = 'tenant_b';
@@ -47,6 +48,9 @@ export function describeVectorIndexContract(name: string, makeIndex: () => Promi
       expect(await index.count(col, { tenant_id: A })).toBe(1);
       expect(await index.count(col, { tenant_id: A, kind: 'note' })).toBe(1);
       await expect(index.ensureCollection(col, 4)).rejects.toThrow(/3 dimensions/);
+      // The same typed refusal from every adapter, naming the setting that differs.
+      await expect(index.ensureCollection(col, 4)).rejects.toBeInstanceOf(VectorCollectionMismatchError);
+      await expect(index.ensureCollection(col, 4)).rejects.toMatchObject({ collection: col, setting: 'size' });
       await expect(index.ensureCollection(col, 3, { filterKeys: ['_id'] })).rejects.toThrow(/reserved/);
     });
 
@@ -162,6 +166,33 @@ export function describeVectorIndexContract(name: string, makeIndex: () => Promi
       await expect(index.setPayload(col, 's2', { tenant_id: B })).rejects.toThrow(/tenant_id/);
       await expect(index.setPayload(col, 's2', { _id: 'x' })).rejects.toThrow(/_id/);
       expect(await index.count(col, { tenant_id: B })).toBe(0);
+    });
+
+    it('lists the ids of one tenant (filtered), every page of them, and nothing of another tenant', async () => {
+      const many = Array.from({ length: 1205 }, (_, i) => point(`node_${String(i).padStart(4, '0')}`, [1, i, 0]));
+      for (let i = 0; i < many.length; i += 500) await index.upsert(col, many.slice(i, i + 500));
+      await index.upsert(col, [point('b1', [1, 0, 0], B, { kind: 'note' }), point('b2', [0, 1, 0], B)]);
+      const ids = await index.ids(col, { tenant_id: A });
+      expect(ids).toHaveLength(1205);
+      expect([...ids].sort()).toEqual(many.map((p) => p.id));
+      expect((await index.ids(col, { tenant_id: B })).sort()).toEqual(['b1', 'b2']);
+      expect(await index.ids(col, { tenant_id: B, kind: 'note' })).toEqual(['b1']);
+      expect(await index.ids(col, { tenant_id: 'tenant_none' })).toEqual([]);
+      await expect(index.ids(col, {} as VectorFilter)).rejects.toThrow(/tenant_id/);
+    });
+
+    it('lists collections and drops one with its points, leaving the others', async () => {
+      const other = `${col}_other`;
+      await index.ensureCollection(other, 3);
+      await index.upsert(other, [point('o1', [1, 0, 0])]);
+      await index.upsert(col, [point('c1', [1, 0, 0])]);
+      expect(await index.collections()).toEqual(expect.arrayContaining([col, other]));
+      await index.dropCollection(other);
+      await index.dropCollection(other); // idempotent
+      expect(await index.collections()).not.toContain(other);
+      expect(await index.collections()).toContain(col);
+      await expect(index.count(other, { tenant_id: A })).rejects.toThrow(/not exist|doesn't exist|not found/i);
+      expect(await index.count(col, { tenant_id: A })).toBe(1);
     });
 
     it('deletes by id, ignoring unknown ids', async () => {

@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { VectorPayload } from './port';
 
@@ -21,6 +30,14 @@ const decode = (s: string): Float32Array => {
   copy.set(bytes);
   return new Float32Array(copy.buffer);
 };
+
+/** The collections persisted under `dir` (one `<name>.vlog` each). */
+export function listLogs(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.vlog'))
+    .map((f) => f.slice(0, -'.vlog'.length));
+}
 
 /**
  * Append-only log of one collection under a folder: `<name>.vlog`, one JSON line per
@@ -61,6 +78,13 @@ export class CollectionLog {
       else for (const id of entry.ids) points.delete(id);
     }
     return dimensions === undefined ? undefined : { dimensions, points };
+  }
+
+  /** Deletes the collection's log (and a snapshot left half-written); a missing one is no error. */
+  remove(): void {
+    rmSync(this.#path, { force: true });
+    rmSync(`${this.#path}.tmp`, { force: true });
+    this.#lines = 0;
   }
 
   create(dimensions: number): void {

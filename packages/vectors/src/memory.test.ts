@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeVectorIndexContract } from './contract';
 import { createMemoryVectorIndex } from './memory';
+import { VectorCollectionMismatchError } from './errors';
 
 describeVectorIndexContract('memory', async () => createMemoryVectorIndex());
 describeVectorIndexContract('memory, persisted', async () =>
@@ -168,5 +169,39 @@ describe('dot-product kernel', () => {
     expect(a).toHaveLength(37);
     a.forEach((x, k) => expect(x).toBeCloseTo(b[k]!, 4));
     expect(Array.from(simd.get(36))).toEqual(Array.from(js.get(36)));
+  });
+});
+
+describe('memory vector index persisted: another dimension and dropped collections', () => {
+  it('a persisted collection of another dimension is refused with the typed mismatch error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kg-vectors-'));
+    const first = createMemoryVectorIndex({ dir });
+    await first.ensureCollection('kg_nodes_m_d2', 2);
+    await first.upsert('kg_nodes_m_d2', [{ id: 'a', vector: [1, 0], payload: { tenant_id: 't' } }]);
+    const err = await createMemoryVectorIndex({ dir })
+      .ensureCollection('kg_nodes_m_d2', 3)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(VectorCollectionMismatchError);
+    expect(err).toMatchObject({ collection: 'kg_nodes_m_d2', setting: 'size' });
+    expect((err as Error).message).toMatch(/2 dimensions, not 3/);
+    // The refused collection keeps its point.
+    const again = createMemoryVectorIndex({ dir });
+    await again.ensureCollection('kg_nodes_m_d2', 2);
+    expect(await again.count('kg_nodes_m_d2', { tenant_id: 't' })).toBe(1);
+  });
+
+  it('lists the collections persisted in the folder and drops one with its file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kg-vectors-'));
+    const first = createMemoryVectorIndex({ dir });
+    await first.ensureCollection('old', 2);
+    await first.ensureCollection('new', 3);
+    const second = createMemoryVectorIndex({ dir });
+    expect((await second.collections()).sort()).toEqual(['new', 'old']);
+    await second.dropCollection('old');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.vlog'))).toEqual(['new.vlog']);
+    expect(await createMemoryVectorIndex({ dir }).collections()).toEqual(['new']);
   });
 });

@@ -1,7 +1,8 @@
 import type { VectorHit, VectorIndex, VectorPayload } from './port';
 import { assertCollectionOptions, assertFilter, assertPayloadPatch, assertPoints, assertQuery } from './rules';
-import { CollectionLog, type LoggedPoint } from './memory-log';
+import { CollectionLog, listLogs, type LoggedPoint } from './memory-log';
 import { Segment } from './segment';
+import { VectorCollectionMismatchError } from './errors';
 
 interface Collection {
   dimensions: number;
@@ -102,7 +103,12 @@ export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): Vect
         collections.set(name, existing);
       }
       if (existing && existing.dimensions !== dimensions) {
-        throw new Error(`vectors: collection ${name} exists with ${existing.dimensions} dimensions, not ${dimensions}`);
+        throw new VectorCollectionMismatchError(
+          name,
+          'size',
+          `vectors: collection ${name} exists with ${existing.dimensions} dimensions, not ${dimensions}; ` +
+            'it is never reused with other vectors (search re-indexes into a collection named for the model)',
+        );
       }
       if (!existing) collections.set(name, empty(dimensions));
     },
@@ -166,6 +172,20 @@ export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): Vect
       let n = 0;
       if (segment) for (const _ of segment.matching(filter)) n += 1;
       return n;
+    },
+    async ids(name, filter) {
+      assertFilter(filter);
+      const segment = get(name).tenants.get(filter.tenant_id);
+      return segment ? [...segment.matching(filter)].map((slot) => segment.ids[slot]!) : [];
+    },
+    async collections() {
+      const names = new Set(collections.keys());
+      if (options.dir !== undefined) for (const name of listLogs(options.dir)) names.add(name);
+      return [...names].sort();
+    },
+    async dropCollection(name) {
+      collections.delete(name);
+      if (options.dir !== undefined) new CollectionLog(options.dir, name).remove();
     },
     async ready() {
       return true;

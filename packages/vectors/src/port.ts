@@ -68,5 +68,14 @@ export interface VectorIndex {
   /** Hits ordered by score descending, then id ascending. */
   search(collection: string, query: VectorQuery): Promise<VectorHit[]>;
   count(collection: string, filter: VectorFilter): Promise<number>;
+  /**
+   * The ids of every point matching `filter` (one tenant's, like every read), in no set order:
+   * what a re-index compares with the nodes it rebuilds to remove stray vectors.
+   */
+  ids(collection: string, filter: VectorFilter): Promise<string[]>;
+  /** The names of the collections the index holds (the in-process index: also those persisted under its folder). */
+  collections(): Promise<string[]>;
+  /** Deletes a collection and its points (persisted ones too); a missing one is no error. */
+  dropCollection(collection: string): Promise<void>;
   ready(): Promise<boolean>;
 }

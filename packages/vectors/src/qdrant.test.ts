@@ -33,6 +33,7 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
     it('used exactly the operations below, each declared in the document', () => {
       const used = new Set(fake.exchanges.map((e) => `${e.method} ${e.operation}`));
       expect([...used].sort()).toEqual([
+        'DELETE /collections/{collection_name}',
         'GET /collections',
         'GET /collections/{collection_name}',
         'GET /collections/{collection_name}/exists',
@@ -41,6 +42,7 @@ describe('qdrant adapter against a fake Qdrant checked with the OpenAPI document
         'POST /collections/{collection_name}/points/delete',
         'POST /collections/{collection_name}/points/payload',
         'POST /collections/{collection_name}/points/query',
+        'POST /collections/{collection_name}/points/scroll',
         'PUT /collections/{collection_name}',
         'PUT /collections/{collection_name}/index',
         'PUT /collections/{collection_name}/points',

@@ -88,6 +88,37 @@ export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorInd
       const result = await call('count', () => client.count(name, { filter: toQdrantFilter(filter), exact: true }));
       return result.count;
     },
+    async ids(name, filter) {
+      assertFilter(filter);
+      const ids: string[] = [];
+      // Scrolls in pages of SCROLL_PAGE points, carrying only the original id (`_id`).
+      let offset: Schemas['ExtendedPointId'] | null | undefined;
+      do {
+        const page = await call('scroll', () =>
+          client.scroll(name, {
+            filter: toQdrantFilter(filter),
+            limit: SCROLL_PAGE,
+            with_payload: [RESERVED_ID_KEY],
+            with_vector: false,
+            ...(offset != null ? { offset } : {}),
+          }),
+        );
+        for (const point of page.points) {
+          const original = point.payload?.[RESERVED_ID_KEY];
+          ids.push(typeof original === 'string' ? original : String(point.id));
+        }
+        offset = page.next_page_offset as Schemas['ExtendedPointId'] | null | undefined;
+      } while (offset != null);
+      return ids;
+    },
+    async collections() {
+      const result = await call('list collections', () => client.getCollections());
+      return result.collections.map((c) => c.name).sort();
+    },
+    async dropCollection(name) {
+      // Qdrant answers true, or false for a collection it does not hold: either way it is gone.
+      await call('delete collection', () => client.deleteCollection(name));
+    },
     async ready() {
       try {
         await client.api().readyz({});
@@ -100,6 +131,9 @@ export function createQdrantVectorIndex(options: QdrantVectorOptions): VectorInd
     },
   };
 }
+
+/** Points a scroll page carries (ids re-index lists). */
+const SCROLL_PAGE = 1000;
 
 /** `{ tenant_id, kind }` → `must: [tenant_id match, kind match]`, tenant first. */
 function toQdrantFilter(filter: VectorFilter): Schemas['Filter'] {

@@ -69,6 +69,9 @@ export function watchVectors(vectors: VectorIndex, health: VectorHealth): Vector
     deleteByFilter: watch(vectors.deleteByFilter.bind(vectors)),
     search: watch(vectors.search.bind(vectors)),
     count: watch(vectors.count.bind(vectors)),
+    ids: watch(vectors.ids.bind(vectors)),
+    collections: watch(vectors.collections.bind(vectors)),
+    dropCollection: watch(vectors.dropCollection.bind(vectors)),
     ready: () => vectors.ready(),
   };
 }

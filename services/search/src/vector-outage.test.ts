@@ -59,6 +59,9 @@ function switchableIndex(inner: VectorIndex = createMemoryVectorIndex()) {
     deleteByFilter: guard(inner.deleteByFilter),
     search: guard(inner.search),
     count: guard(inner.count),
+    ids: guard(inner.ids),
+    collections: guard(inner.collections),
+    dropCollection: guard(inner.dropCollection),
     ready: async () => !state.down,
   };
   return { index, state, inner };

@@ -149,6 +149,29 @@ export function createFakeQdrantState() {
         })),
       };
     },
+    'DELETE /collections/{collection_name}': (name) => collections.delete(name),
+    'POST /collections/{collection_name}/points/scroll': (name, body) => {
+      const c = get(name);
+      // Qdrant scrolls in id order; `offset` is the first id of the page (inclusive).
+      const ordered = [...c.points.values()]
+        .filter((p) => matches(body.filter as Json | undefined, p.payload))
+        .sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
+      const offset = body.offset == null ? undefined : String(body.offset as string | number);
+      const start = offset === undefined ? 0 : ordered.findIndex((p) => String(p.id) >= offset);
+      const limit = (body.limit as number | undefined) ?? 10;
+      const page = start < 0 ? [] : ordered.slice(start, start + limit);
+      const next = start < 0 ? undefined : ordered[start + limit];
+      const keys = body.with_payload;
+      const payloadOf = (p: Payload) =>
+        keys === true ? p : Array.isArray(keys) ? Object.fromEntries(keys.map((k) => [k, p[String(k)]])) : undefined;
+      return {
+        points: page.map((p) => ({
+          id: p.id,
+          ...(payloadOf(p.payload) ? { payload: payloadOf(p.payload) } : {}),
+        })),
+        next_page_offset: next ? next.id : null,
+      };
+    },
     'POST /collections/{collection_name}/points/count': (name, body) => {
       let count = 0;
       for (const p of get(name).points.values()) if (matches(body.filter as Json | undefined, p.payload)) count += 1;
