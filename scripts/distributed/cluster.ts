@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -17,10 +18,18 @@ export interface ClusterOptions {
   dataDir: string;
   gatewayPort: number;
   basePort: number;
-  /** Start Postgres, Redis and Kafka with scripts/infra (and stop them at the end). */
+  /** Start Postgres, Redis, Kafka, MinIO and Qdrant with scripts/infra (and stop them at the end). */
   manageInfra: boolean;
   /** A fresh database per run (tests) instead of the shared `kg` database. */
   freshDatabase: boolean;
+  /**
+   * The search service's vector index: `qdrant` (default) is the Qdrant of scripts/infra (or
+   * `qdrantUrl`), shared by every search replica; `in-process` is the index each search process
+   * keeps under the data folder (one process only; a bench compares the two).
+   */
+  vectors?: 'in-process' | 'qdrant';
+  /** Another Qdrant than scripts/infra's (QDRANT_URL of `npm run start:distributed`). */
+  qdrantUrl?: string;
   extraEnv?: Record<string, string>;
 }
 
@@ -29,11 +38,19 @@ export interface Cluster {
   outboxDir: string;
   combinedLog: string;
   specs: ServiceSpec[];
+  /** The Qdrant the search service uses; null with the in-process index. */
+  qdrantUrl: string | null;
   start(name: string): Promise<void>;
   stop(name: string, signal?: NodeJS.Signals): Promise<void>;
-  infra(component: 'kafka' | 'postgres' | 'redis', action: 'start' | 'stop'): void;
+  /**
+   * Starts or stops a piece of infrastructure with its scripts/infra script; `kill` (Qdrant
+   * only) ends the server of scripts/infra/qdrant.sh with SIGKILL, as a crash would.
+   */
+  infra(component: InfraComponent, action: 'start' | 'stop' | 'kill'): Promise<void>;
   stopAll(): Promise<void>;
 }
+
+export type InfraComponent = 'kafka' | 'postgres' | 'redis' | 'qdrant';
 
 const infraEnv = () => ({
   pg: `postgres://kg:kg@127.0.0.1:${process.env['KG_PG_PORT'] ?? '55432'}`,
@@ -44,10 +61,32 @@ const infraEnv = () => ({
     secretAccessKey: process.env['KG_MINIO_PASSWORD'] ?? 'kg-minio-local-secret',
   },
   kafka: `127.0.0.1:${process.env['KG_KAFKA_PORT'] ?? '59092'}`,
+  qdrant: `http://127.0.0.1:${process.env['KG_QDRANT_PORT'] ?? '56333'}`,
 });
 
-function infra(component: string, action: string) {
+async function infra(component: InfraComponent, action: 'start' | 'stop' | 'kill') {
+  if (action === 'kill') {
+    if (component !== 'qdrant') throw new Error(`kill: only qdrant, not ${component}`);
+    return killQdrant();
+  }
   execFileSync('bash', [path.join(ROOT, 'scripts/infra', `${component}.sh`), action], { stdio: 'inherit' });
+}
+
+/** SIGKILL to the Qdrant of scripts/infra/qdrant.sh (its pid file), then waits until it is gone. */
+async function killQdrant() {
+  const pidFile = path.join(process.env['KG_INFRA_DIR'] ?? '/tmp/kg-infra', 'qdrant.pid');
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  const alive = () => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('qdrant');
+    } catch {
+      return false;
+    }
+  };
+  if (!Number.isInteger(pid) || pid <= 0 || !alive()) throw new Error(`no Qdrant running with the pid in ${pidFile}`);
+  process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 100 && alive(); i++) await sleep(100);
+  if (alive()) throw new Error(`Qdrant (pid ${pid}) still running after SIGKILL`);
 }
 
 interface ClusterSecrets {
@@ -132,6 +171,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const dbName = opts.freshDatabase ? `kg_run_${Date.now().toString(36)}` : 'kg';
   if (opts.freshDatabase) await createDatabase(urls.pg, dbName);
   const secrets = await keyMaterial(opts.dataDir);
+  // Qdrant's collections are named per embedding model and every point, query and count carries
+  // its tenant: runs on one Qdrant (a fresh database is fresh tenants) never see each other's points.
+  const qdrantUrl = (opts.vectors ?? 'qdrant') === 'qdrant' ? (opts.qdrantUrl ?? urls.qdrant) : null;
   const specs = withReplicas(
     serviceSpecs({
       basePort: opts.basePort,
@@ -146,6 +188,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
       outboxDir,
       // A bucket per database: a fresh run starts with no blobs.
       s3: { ...urls.minio, bucket: `kg-${dbName.replace(/_/g, '-')}` },
+      vectors: qdrantUrl
+        ? { kind: 'qdrant', url: qdrantUrl }
+        : { kind: 'in-process', dir: path.join(opts.dataDir, 'search-vectors') },
       ...(opts.extraEnv ? { extra: opts.extraEnv } : {}),
     }),
     opts.basePort,
@@ -223,9 +268,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     outboxDir,
     combinedLog,
     specs,
+    qdrantUrl,
     start,
     stop,
-    infra: (component, action) => infra(component, action),
+    infra,
     async stopAll() {
       await stop('gateway');
       await Promise.all([...children.keys()].map((n) => stop(n)));

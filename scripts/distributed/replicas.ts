@@ -4,7 +4,11 @@ import type { ServiceSpec } from './services';
  * Optional second replicas, started on demand (`cluster.start('graph-replica')`), never
  * by startCluster: a second graph process on the same database, Kafka and Redis (its
  * outbox relay competes with the first one's), and a second gateway that sends graph
- * calls to it, so a test can write through both replicas at once.
+ * calls to it, so a test can write through both replicas at once; a second search process
+ * on the same database and Kafka consumer group (the node events' partitions are shared
+ * between the two, and both index) and the same Qdrant, and a gateway that sends search
+ * calls to it, so a test can search through either. With the in-process vector index the
+ * search replica keeps its own folder, as a pod keeps its own /tmp.
  */
 export function withReplicas(specs: ServiceSpec[], basePort: number): ServiceSpec[] {
   const copy = (of: string, name: string, offset: number, env: Record<string, string> = {}): ServiceSpec => {
@@ -26,9 +30,12 @@ export function withReplicas(specs: ServiceSpec[], basePort: number): ServiceSpe
       },
     );
   };
+  const vectorsDir = specs.find((s) => s.name === 'search')?.env['VECTORS_DIR'];
   return [
     ...specs,
     copy('graph', 'graph-replica', 12),
     copy('gateway', 'gateway-replica', 13, { GRAPH_URL: `http://127.0.0.1:${basePort + 12}` }),
+    copy('search', 'search-replica', 16, vectorsDir ? { VECTORS_DIR: `${vectorsDir}-replica` } : {}),
+    copy('gateway', 'gateway-search-replica', 17, { SEARCH_URL: `http://127.0.0.1:${basePort + 16}` }),
   ];
 }

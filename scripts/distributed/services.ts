@@ -30,6 +30,11 @@ export interface ClusterEnv {
   outboxDir: string;
   /** S3-compatible object storage of the captures service (MinIO from scripts/infra). */
   s3: { endpoint: string; bucket: string; accessKeyId: string; secretAccessKey: string };
+  /**
+   * The search service's vector index: a Qdrant server (QDRANT_URL; every replica shares it),
+   * or the in-process index persisted under a folder (VECTORS_DIR; one process only).
+   */
+  vectors: { kind: 'qdrant'; url: string } | { kind: 'in-process'; dir: string };
   extra?: Record<string, string>;
 }
 
@@ -81,8 +86,10 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       S3_FORCE_PATH_STYLE: 'true',
       S3_CREATE_BUCKET: 'true',
     }),
-    // The in-process vector index persisted beside the outbox (QDRANT_URL switches to Qdrant).
-    svc('search', 6, true, { GRAPH_URL: url(2), VECTORS_DIR: `${c.outboxDir}/../search-vectors` }),
+    svc('search', 6, true, {
+      GRAPH_URL: url(2),
+      ...(c.vectors.kind === 'qdrant' ? { QDRANT_URL: c.vectors.url } : { VECTORS_DIR: c.vectors.dir }),
+    }),
     svc('ingest-worker', 7, false, { CAPTURES_URL: url(5), GRAPH_URL: url(2), SEARCH_URL: url(6) }),
     {
       name: 'gateway',

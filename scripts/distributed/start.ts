@@ -1,7 +1,8 @@
 /**
- * `npm run start:distributed`: starts Postgres, Redis and Kafka (scripts/infra) and the
- * seven services as separate processes, gateway on PORT (default 8080), mail in the
- * outbox transport under DATA_DIR/outbox. Ctrl-C or SIGTERM stops everything.
+ * `npm run start:distributed`: starts Postgres, Redis, Kafka, MinIO and Qdrant (scripts/infra)
+ * and the seven services as separate processes, gateway on PORT (default 8080), mail in the
+ * outbox transport under DATA_DIR/outbox, semantic search on the Qdrant of scripts/infra (or
+ * the one QDRANT_URL names, with QDRANT_API_KEY). Ctrl-C or SIGTERM stops everything.
  *
  * Service settings in this environment (GRAPH_RATE_LIMIT_PER_MINUTE, INGEST_CONCURRENCY,
  * LOG_LEVEL… any variable a service's config schema reads) reach the services, so the knobs
@@ -19,7 +20,7 @@ const WIRED = new Set(
     'PORT HOST METRICS_PORT DATABASE_URL REDIS_URL KAFKA_BROKERS INTERNAL_SIGNING_KEY INTERNAL_PUBLIC_KEYS',
     'AUTH_URL GRAPH_URL PARA_URL CAPTURES_URL SEARCH_URL AUTH_SIGNING_KEY API_KEY_PEPPER MAIL_TRANSPORT',
     'OUTBOX_DIR PUBLIC_URL BLOB_STORE BLOB_DIR S3_ENDPOINT S3_BUCKET S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY',
-    'S3_FORCE_PATH_STYLE S3_CREATE_BUCKET VECTORS_DIR',
+    'S3_FORCE_PATH_STYLE S3_CREATE_BUCKET VECTORS_DIR QDRANT_URL',
   ]
     .join(' ')
     .split(' '),
@@ -47,10 +48,12 @@ const cluster = await startCluster({
   basePort: Number(process.env['KG_SERVICES_BASE_PORT'] ?? 18100),
   manageInfra: true,
   freshDatabase: false,
+  ...(process.env['QDRANT_URL'] ? { qdrantUrl: process.env['QDRANT_URL'] } : {}),
   extraEnv: await serviceSettings(),
 });
 console.log(`knowledge graph (distributed) listening on ${cluster.gatewayUrl}/api/v1`);
 console.log(`mail outbox: ${cluster.outboxDir}; service logs: ${path.join(dataDir, 'logs')}`);
+console.log(`semantic search vectors: Qdrant at ${cluster.qdrantUrl}`);
 let stopping = false;
 const shutdown = async () => {
   if (stopping) return;

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startCluster, type Cluster } from '../../../scripts/distributed/cluster';
+import { startCluster, type Cluster, type InfraComponent } from '../../../scripts/distributed/cluster';
 import { freePort, freePortBlock } from './ports';
 import { testOidcSettings } from '../../e2e/support/global-setup';
 
@@ -11,9 +11,10 @@ let cluster: Cluster | null = null;
 let control: Server | null = null;
 
 /**
- * Starts real Postgres, Redis and Kafka (scripts/infra) and the seven services as
- * separate processes, then serves a small control endpoint so tests can stop and
- * restart a service or a piece of infrastructure mid-run.
+ * Starts real Postgres, Redis, Kafka, MinIO and Qdrant (scripts/infra) and the seven services
+ * as separate processes, then serves a small control endpoint so tests can stop and
+ * restart a service or a piece of infrastructure mid-run. KG_DISTRIBUTED_VECTORS=in-process
+ * runs search on the in-process index instead of Qdrant (to see what the Qdrant tests catch).
  */
 export async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-dist-'));
@@ -25,6 +26,7 @@ export async function setup(project: TestProject) {
     basePort: await freePortBlock(18200),
     manageInfra: true,
     freshDatabase: true,
+    vectors: process.env['KG_DISTRIBUTED_VECTORS'] === 'in-process' ? 'in-process' : 'qdrant',
     extraEnv: {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       // ingest-faults.test.ts captures 200 notes in one tenant within a minute, past the default
@@ -51,7 +53,8 @@ export async function setup(project: TestProject) {
     const run = async () => {
       if (action === 'stop') await c.stop(name, (url.searchParams.get('signal') as NodeJS.Signals | null) ?? 'SIGTERM');
       else if (action === 'start') await c.start(name);
-      else if (action === 'infra') c.infra(name as 'kafka', url.searchParams.get('do') as 'start' | 'stop');
+      else if (action === 'infra')
+        await c.infra(name as InfraComponent, url.searchParams.get('do') as 'start' | 'stop' | 'kill');
       else throw new Error(`unknown action ${action}`);
     };
     run().then(
@@ -74,6 +77,7 @@ export async function setup(project: TestProject) {
   project.provide('secretsPath', secretsPath);
   project.provide('controlUrl', `http://127.0.0.1:${controlPort}`);
   project.provide('serviceUrls', services);
+  project.provide('qdrantUrl', c.qdrantUrl ?? '');
   project.provide('metricsUrls', Object.fromEntries(c.specs.map((s) => [s.name, `http://127.0.0.1:${s.metricsPort}`])));
   project.provide('kafkaBrokers', c.specs.find((s) => s.name === 'graph')!.env['KAFKA_BROKERS']!);
   // Each service's own internal signing key, so a test can call a service exactly as that service would.
@@ -97,5 +101,7 @@ declare module 'vitest' {
     /** Private internal-token JWK (JSON) of each service, by service name. */
     internalSigningKeys: Record<string, string>;
     kafkaBrokers: string;
+    /** The Qdrant every search replica uses ('' with the in-process index). */
+    qdrantUrl: string;
   }
 }
