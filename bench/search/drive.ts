@@ -48,6 +48,13 @@ export async function load(a: Api, mode: Mode, queries: string[], clients: numbe
   return { ...summarize(samples), rps: queries.length / seconds, answered: hits / queries.length };
 }
 
+/** Each query's first page of `mode=semantic` (ids in rank order), one query after another. */
+export async function semanticPages(a: Api, queries: string[]): Promise<string[][]> {
+  const pages: string[][] = [];
+  for (const q of queries) pages.push(await search(a, 'semantic', q));
+  return pages;
+}
+
 /**
  * Freshness lag: for each of `count` new nodes, the time from POST /nodes answering 201 to the
  * node being on the first page of a semantic search for its own text (polled back to back).

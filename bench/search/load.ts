@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@kg/db';
-import { createMemoryVectorIndex } from '@kg/vectors';
-import { payloadOf, nodesCollection, PAYLOAD_VERSION } from '../../services/search/src/indexing/indexer';
+import type { VectorIndex } from '@kg/vectors';
+import { FILTER_KEYS, payloadOf, nodesCollection, PAYLOAD_VERSION } from '../../services/search/src/indexing/indexer';
 import { mulberry32, noisyVector, type SyntheticNode, type Topic } from './corpus';
 
 const BATCH = 1000;
@@ -42,44 +42,48 @@ export async function loadTables(
 
 /**
  * Writes each node's vector (its topic's centroid plus noise) through the vectors port into
- * the in-process index's persisted log under `dir`, where the search service loads it at start.
+ * every index of `indexes` (the in-process index's persisted log under a folder, where the
+ * search service loads it at start; Qdrant), the same vectors in each, 1,000 points per upsert.
  */
 export async function loadVectors(
-  dir: string,
+  indexes: VectorIndex[],
   tenantId: string,
   nodes: SyntheticNode[],
   topics: Topic[],
   model: string,
   log: (s: string) => void,
 ) {
-  const t0 = performance.now();
   const dimensions = topics[0]!.centroid.length;
-  const index = createMemoryVectorIndex({ dir });
   const collection = nodesCollection(model, dimensions);
-  await index.ensureCollection(collection, dimensions);
+  for (const index of indexes) await index.ensureCollection(collection, dimensions, { filterKeys: FILTER_KEYS });
+  const seconds = new Map(indexes.map((i) => [i, 0]));
   const rand = mulberry32(5);
   const updated = new Date().toISOString();
   for (let start = 0; start < nodes.length; start += BATCH) {
-    await index.upsert(
-      collection,
-      nodes.slice(start, start + BATCH).map((n) => ({
-        id: n.id,
-        vector: noisyVector(topics[n.topic]!.centroid, rand),
-        payload: payloadOf(
-          tenantId,
-          {
-            ...n,
-            summary: '',
-            body_markdown: n.body,
-            status: 'raw',
-            para_item_ids: [],
-            source_capture_id: null,
-            updated_at: updated,
-          },
-          model,
-        ),
-      })),
-    );
+    const points = nodes.slice(start, start + BATCH).map((n) => ({
+      id: n.id,
+      vector: noisyVector(topics[n.topic]!.centroid, rand),
+      payload: payloadOf(
+        tenantId,
+        {
+          ...n,
+          summary: '',
+          body_markdown: n.body,
+          status: 'raw',
+          para_item_ids: [],
+          source_capture_id: null,
+          updated_at: updated,
+        },
+        model,
+      ),
+    }));
+    for (const index of indexes) {
+      const t0 = performance.now();
+      await index.upsert(collection, points);
+      seconds.set(index, seconds.get(index)! + (performance.now() - t0) / 1000);
+    }
+    if ((start / BATCH) % 20 === 0) log(`  vectors ${start.toLocaleString()} / ${nodes.length.toLocaleString()}`);
   }
-  log(`  ${nodes.length.toLocaleString()} vectors in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  for (const [index, s] of seconds)
+    log(`  ${nodes.length.toLocaleString()} vectors into the ${index.kind} index in ${s.toFixed(1)} s`);
 }

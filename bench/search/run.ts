@@ -10,30 +10,47 @@
  * fused by the service's `fuse` at every weight of 0.30–0.90 (step 0.05); the best R@10 (then
  * MRR@10) wins. The server is then restarted with HYBRID_SEMANTIC_WEIGHT set to it and every
  * mode is reported on the reported split only, through HTTP.
+ *
+ * --mode=distributed runs the seven services on PostgreSQL and Kafka (scripts/infra; under
+ * flock /tmp/kg-distributed.lock) and measures both vector indexes in one run (--vectors=both,
+ * the default; bench/search/vectors.ts): the items are written once and indexed by the search
+ * service into the in-process index; the weight is chosen there; then the tenant's documents
+ * are marked for re-indexing and the search process, restarted on the real Qdrant, embeds them
+ * all again into it; every mode is reported on both with the same weight, and the target
+ * (Qdrant's R@10 within 0.005 of the in-process index's, semantic and hybrid) is checked.
+ *
+ * Usage: npm run bench:search [-- --mode=embedded|distributed --vectors=both|in-process|qdrant]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { decodeJwt } from 'jose';
+import { sql } from 'drizzle-orm';
 import { createEmbedder } from '@kg/embeddings';
 import { openDatabase } from '@kg/db';
 import { createMemoryVectorIndex } from '@kg/vectors';
-import { commonLexemes, corpusStats, keywordSearch } from '../../services/graph/src/store/keyword';
-import { createRanker } from '../../services/search/src/ranking/search';
-import { directEmbedder } from '../../services/search/src/tenant-embedder';
-import { fuse, SEMANTIC_WEIGHT, type Scored } from '../../services/search/src/ranking/fusion';
-import { NO_REQUEST_LIMITS, signIn, startEmbeddedAt } from './servers';
+import { startCluster } from '../../scripts/distributed/cluster';
+import { freePort } from '../../test/e2e/support/ports';
+import { nodesCollection } from '../../services/search/src/indexing/indexer';
+import { NO_REQUEST_LIMITS, startEmbeddedAt } from './servers';
+import {
+  choose,
+  measureHttp,
+  score,
+  sweep,
+  waitIndexed,
+  writeItems,
+  MODES,
+  type HttpRun,
+  type Item,
+  type Scores,
+} from './quality';
+import { dropQdrantTenant, label, openVectors, useVectors, vectorsKinds, type VectorsKind } from './vectors';
 
-interface Item {
-  id: string;
-  title: string;
-  content: string;
-  query: string;
-  split: 'tuning' | 'reported';
-}
-type Scores = { 'R@1': number; 'R@10': number; 'MRR@10': number };
-
+const arg = (name: string, fallback: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const MODE = arg('mode', 'embedded') as 'embedded' | 'distributed';
+if (MODE !== 'embedded' && MODE !== 'distributed') throw new Error('--mode must be embedded or distributed');
 const here = new URL('.', import.meta.url).pathname;
 const size = Number(process.env.BENCH_ITEMS ?? 600);
 const raw = execFileSync('python3', [`${here}dataset.py`, String(size)], { encoding: 'utf8' });
@@ -43,22 +60,8 @@ const items = raw
   .map((l) => JSON.parse(l) as Item);
 const reported = items.filter((i) => i.split === 'reported');
 const tuning = items.filter((i) => i.split === 'tuning');
-
-function score(ranked: string[][], expected: string[]): Scores {
-  let r1 = 0;
-  let r10 = 0;
-  let mrr = 0;
-  ranked.forEach((ids, q) => {
-    const rank = ids.slice(0, 10).indexOf(expected[q]!) + 1;
-    if (rank > 0) {
-      r10 += 1;
-      mrr += 1 / rank;
-      if (rank === 1) r1 += 1;
-    }
-  });
-  const n = expected.length;
-  return { 'R@1': r1 / n, 'R@10': r10 / n, 'MRR@10': mrr / n };
-}
+const last = items.at(-1)!;
+const email = `bench-search-${Date.now()}@example.com`;
 
 const bm25 = JSON.parse(execFileSync('python3', [`${here}bm25.py`], { input: raw, encoding: 'utf8' })) as Scores;
 
@@ -86,136 +89,163 @@ const rawModel = score(
   reported.map((r) => r.id),
 );
 
-// The service, as a user reaches it: embedded mode, nodes through POST /nodes.
-const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-search-'));
-const email = `bench-search-${Date.now()}@example.com`;
-let target = await startEmbeddedAt(dataDir, NO_REQUEST_LIMITS);
-const nodeOf = new Map<string, string>();
-let tenantId = '';
-let catchUp = 0;
-try {
-  const auth = await signIn(target, email);
-  tenantId = String(decodeJwt(auth.slice('Bearer '.length))['tnt']);
-  const api = `${target.baseUrl}/api/v1`;
-  const headers = { authorization: auth, 'content-type': 'application/json' };
-  for (const i of items) {
-    const res = await fetch(`${api}/nodes`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ title: i.title, content: i.content }),
-    });
-    nodeOf.set(i.id, ((await res.json()) as { id: string }).id);
-  }
-  const written = performance.now();
-  // Indexing is FIFO: once the last node is searchable by its own text, every node is.
-  const last = items.at(-1)!;
-  for (;;) {
-    const res = await fetch(
-      `${api}/nodes?mode=semantic&per_page=100&query=${encodeURIComponent(`${last.title}. ${last.content}`.slice(0, 500))}`,
-      { headers },
-    );
-    const page = (await res.json()) as { data: Array<{ id: string }> };
-    if (page.data.some((n) => n.id === nodeOf.get(last.id))) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  catchUp = (performance.now() - written) / 1000;
-} finally {
-  await target.stop();
+/** One vector index's figures: its weight sweep, the reported split through HTTP, how long indexing took. */
+interface IndexRun {
+  name: string;
+  sweep: Map<number, Scores>;
+  http: HttpRun;
+  /** Seconds from the last write (or the re-index start) until the last item was searchable. */
+  catchUp: number;
 }
+const runs: IndexRun[] = [];
+let chosen = 0;
 
-// Tuning split: the service's ranker over the database and index the server built.
-const weights = Array.from({ length: 13 }, (_, k) => Math.round((0.3 + 0.05 * k) * 100) / 100);
-const sweep = new Map<number, Scores>();
-{
+if (MODE === 'embedded') {
+  // The service, as a user reaches it: embedded mode, nodes through POST /nodes.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-search-'));
+  let target = await startEmbeddedAt(dataDir, NO_REQUEST_LIMITS);
+  let written: Awaited<ReturnType<typeof writeItems>>;
+  let catchUp: number;
+  try {
+    written = await writeItems(target, email, items);
+    catchUp = await waitIndexed(target, written.auth, last, written.nodeOf.get(last.id)!);
+  } finally {
+    await target.stop();
+  }
+  // Tuning split: the service's ranker over the database and index the server built.
   const database = await openDatabase({ dataDir });
-  const vectors = createMemoryVectorIndex({ dir: path.join(dataDir, 'vectors') });
-  const queryEmbedder = await createEmbedder({ EMBEDDINGS_PROVIDER: 'local' });
-  const corpus = await corpusStats(database.db, tenantId, await commonLexemes(database.db));
-  const ranker = createRanker({
-    vectors,
-    embedder: directEmbedder(queryEmbedder),
-    keyword: async (tenant, query, _filters, limit) =>
-      (await keywordSearch(database.db, tenant, query, {}, limit, 0, corpus)).hits,
-  });
-  await vectors.ensureCollection(`kg_nodes_d${queryEmbedder.dimensions}`, queryEmbedder.dimensions);
-  const sides: Array<{ keyword: Scored[]; semantic: Scored[] }> = [];
-  for (const q of tuning) sides.push(await ranker.hybridSides(tenantId, q.query, {}));
-  for (const w of weights)
-    sweep.set(
-      w,
-      score(
-        sides.map((s) => fuse(s.keyword, s.semantic, w).map((h) => h.id)),
-        tuning.map((t) => nodeOf.get(t.id)!),
-      ),
-    );
-  await queryEmbedder.close();
+  const swept = await sweep(
+    database.db,
+    createMemoryVectorIndex({ dir: path.join(dataDir, 'vectors') }),
+    written.tenantId,
+    tuning,
+    written.nodeOf,
+  );
   await database.close();
-}
-const [chosen] = [...sweep.entries()].sort(
-  ([wa, a], [wb, b]) =>
-    b['R@10'] - a['R@10'] ||
-    b['MRR@10'] - a['MRR@10'] ||
-    Math.abs(wa - SEMANTIC_WEIGHT) - Math.abs(wb - SEMANTIC_WEIGHT),
-)[0]!;
-
-// Reported split, through HTTP, with the chosen weight.
-target = await startEmbeddedAt(dataDir, { ...NO_REQUEST_LIMITS, HYBRID_SEMANTIC_WEIGHT: String(chosen) });
-try {
-  const auth = await signIn(target, email);
-  const api = `${target.baseUrl}/api/v1`;
-  const headers = { authorization: auth };
-  const results: Record<string, Scores> = {};
-  const latency: Record<string, number[]> = {};
-  for (const mode of ['keyword', 'semantic', 'hybrid']) {
-    const ranked: string[][] = [];
-    latency[mode] = [];
-    for (const q of reported) {
-      const a = performance.now();
-      const res = await fetch(`${api}/nodes?mode=${mode}&per_page=10&query=${encodeURIComponent(q.query)}`, {
-        headers,
-      });
-      latency[mode].push(performance.now() - a);
-      ranked.push(((await res.json()) as { data: Array<{ id: string }> }).data.map((n) => n.id));
-    }
-    results[mode] = score(
-      ranked,
-      reported.map((r) => nodeOf.get(r.id)!),
-    );
+  chosen = choose(swept);
+  // Reported split, through HTTP, with the chosen weight.
+  target = await startEmbeddedAt(dataDir, { ...NO_REQUEST_LIMITS, HYBRID_SEMANTIC_WEIGHT: String(chosen) });
+  try {
+    runs.push({
+      name: 'embedded',
+      sweep: swept,
+      http: await measureHttp(target, email, reported, written.nodeOf),
+      catchUp,
+    });
+  } finally {
+    await target.stop();
   }
-  const f = (x: number) => x.toFixed(3);
-  const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!.toFixed(1);
-  console.log(`\nHybrid weight sweep on the tuning split (${tuning.length} queries; service ranker and fuse):\n`);
+} else {
+  const kinds = vectorsKinds(arg('vectors', 'both'));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-search-dist-'));
+  const cluster = await startCluster({
+    dataDir,
+    gatewayPort: await freePort(),
+    basePort: 18700,
+    manageInfra: true,
+    freshDatabase: true,
+    extraEnv: NO_REQUEST_LIMITS,
+  });
+  const target = { baseUrl: cluster.gatewayUrl, outboxDir: cluster.outboxDir };
+  const databaseUrl = cluster.specs.find((s) => s.name === 'search')!.env['DATABASE_URL']!;
+  const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
+  let tenantId = '';
+  let collection = '';
+  try {
+    await useVectors(cluster, kinds[0]!);
+    await cluster.start('search');
+    const written = await writeItems(target, email, items);
+    tenantId = written.tenantId;
+    let catchUp = await waitIndexed(target, written.auth, last, written.nodeOf.get(last.id)!);
+    for (const [k, kind] of kinds.entries()) {
+      if (k > 0) {
+        // A full re-index of the tenant into this index: every document pending again.
+        await useVectors(cluster, kind);
+        await database.db.execute(
+          sql`update search.documents set embedded_version = null, embedded_model = null where tenant_id = ${tenantId}`,
+        );
+        await cluster.start('search');
+        catchUp = await waitIndexed(target, written.auth, last, written.nodeOf.get(last.id)!);
+      }
+      await cluster.stop('search');
+      const vectors = openVectors(cluster, kind);
+      const swept = await sweep(database.db, vectors, tenantId, tuning, written.nodeOf);
+      if (k === 0) chosen = choose(swept);
+      if (kind === 'qdrant') {
+        collection = nodesCollection(embedder.model, embedder.dimensions);
+        const count = await vectors.count(collection, { tenant_id: tenantId });
+        console.log(`Qdrant holds ${count} vectors of the tenant's ${items.length} nodes`);
+      }
+      // The same weight on every index, so that the reported figures differ by the index alone.
+      await useVectors(cluster, kind, { HYBRID_SEMANTIC_WEIGHT: String(chosen) });
+      await cluster.start('search');
+      runs.push({
+        name: `distributed, ${label(kind)}`,
+        sweep: swept,
+        http: await measureHttp(target, email, reported, written.nodeOf),
+        catchUp,
+      });
+    }
+  } finally {
+    await database.close();
+    if (collection) await dropQdrantTenant(collection, tenantId, console.log);
+    await cluster.stopAll();
+  }
+}
+
+const f = (x: number) => x.toFixed(3);
+const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!.toFixed(1);
+for (const run of runs) {
+  console.log(
+    `\nHybrid weight sweep on the tuning split (${tuning.length} queries; service ranker and fuse; ${run.name}):\n`,
+  );
   console.log('| semantic weight | R@1 | R@10 | MRR@10 |');
   console.log('|---|---|---|---|');
-  for (const [w, s] of sweep)
+  for (const [w, s] of run.sweep)
     console.log(
       `| ${w.toFixed(2)}${w === chosen ? ' (chosen)' : ''} | ${f(s['R@1'])} | ${f(s['R@10'])} | ${f(s['MRR@10'])} |`,
     );
-  console.log(
-    `\nKnown-item set: ${items.length} Python stdlib docstrings, ${reported.length} reported queries, hybrid weight ${chosen}\n`,
-  );
-  console.log('| method | R@1 | R@10 | MRR@10 | p50 ms | p95 ms |');
-  console.log('|---|---|---|---|---|---|');
-  for (const [mode, s] of Object.entries(results))
-    console.log(
-      `| mode=${mode} (HTTP) | ${f(s['R@1'])} | ${f(s['R@10'])} | ${f(s['MRR@10'])} | ${p(latency[mode]!, 0.5)} | ${p(latency[mode]!, 0.95)} |`,
-    );
-  console.log(
-    `| BM25 reference (SQLite FTS5, any word) | ${f(bm25['R@1'])} | ${f(bm25['R@10'])} | ${f(bm25['MRR@10'])} | | |`,
-  );
-  console.log(
-    `| raw model (${embedder.model}, exhaustive) | ${f(rawModel['R@1'])} | ${f(rawModel['R@10'])} | ${f(rawModel['MRR@10'])} | | |`,
-  );
-  const r10 = (s: Scores) => s['R@10'];
-  const kw = results['keyword']!;
-  const sem = results['semantic']!;
-  const hyb = results['hybrid']!;
-  console.log(
-    `\nTargets: keyword R@10 / BM25 ${(r10(kw) / r10(bm25)).toFixed(3)} (≥ 0.95); semantic / raw model ${(r10(sem) / r10(rawModel)).toFixed(3)} (≥ 0.97); hybrid ${f(r10(hyb))} vs max(keyword, semantic) ${f(Math.max(r10(kw), r10(sem)))} (≥)`,
-  );
-  console.log(
-    `Raw model embedding: ${(items.length / embedSeconds).toFixed(1)} texts/s; service indexing caught up ${catchUp.toFixed(1)} s after the last write (${items.length} nodes).`,
-  );
-} finally {
-  await target.stop();
+  const best = choose(run.sweep);
+  if (best !== chosen) console.log(`\n(on this index alone the sweep would choose ${best})`);
 }
+console.log(
+  `\nKnown-item set: ${items.length} Python stdlib docstrings, ${reported.length} reported queries, hybrid weight ${chosen}\n`,
+);
+console.log('| method | R@1 | R@10 | MRR@10 | p50 ms | p95 ms |');
+console.log('|---|---|---|---|---|---|');
+for (const run of runs)
+  for (const mode of MODES) {
+    const { scores: s, latency } = run.http[mode];
+    console.log(
+      `| mode=${mode} (HTTP, ${run.name}) | ${f(s['R@1'])} | ${f(s['R@10'])} | ${f(s['MRR@10'])} | ${p(latency, 0.5)} | ${p(latency, 0.95)} |`,
+    );
+  }
+console.log(
+  `| BM25 reference (SQLite FTS5, any word) | ${f(bm25['R@1'])} | ${f(bm25['R@10'])} | ${f(bm25['MRR@10'])} | | |`,
+);
+console.log(
+  `| raw model (${embedder.model}, exhaustive) | ${f(rawModel['R@1'])} | ${f(rawModel['R@10'])} | ${f(rawModel['MRR@10'])} | | |`,
+);
+const r10 = (s: Scores) => s['R@10'];
+console.log('');
+for (const run of runs) {
+  const [kw, sem, hyb] = MODES.map((m) => run.http[m].scores);
+  console.log(
+    `Targets (${run.name}): keyword R@10 / BM25 ${(r10(kw!) / r10(bm25)).toFixed(3)} (≥ 0.95); semantic / raw model ${(r10(sem!) / r10(rawModel)).toFixed(3)} (≥ 0.97); hybrid ${f(r10(hyb!))} vs max(keyword, semantic) ${f(Math.max(r10(kw!), r10(sem!)))} (≥)`,
+  );
+}
+const byKind = (kind: VectorsKind) => runs.find((r) => r.name === `distributed, ${label(kind)}`);
+const [memoryRun, qdrantRun] = [byKind('in-process'), byKind('qdrant')];
+if (memoryRun && qdrantRun)
+  for (const mode of MODES) {
+    const delta = r10(qdrantRun.http[mode].scores) - r10(memoryRun.http[mode].scores);
+    const target = mode === 'keyword' ? '' : ` — target |Δ| ≤ 0.005 ${Math.abs(delta) <= 0.005 ? 'met' : 'MISSED'}`;
+    console.log(
+      `${mode} R@10 on Qdrant ${f(r10(qdrantRun.http[mode].scores))} vs in-process ${f(r10(memoryRun.http[mode].scores))}: Δ ${delta >= 0 ? '+' : ''}${delta.toFixed(3)}${target}`,
+    );
+  }
+console.log(`Raw model embedding: ${(items.length / embedSeconds).toFixed(1)} texts/s.`);
+for (const run of runs)
+  console.log(
+    `${run.name}: the service's index caught up ${run.catchUp.toFixed(1)} s after the last write${run.name.endsWith('Qdrant') ? ' (a full re-index of the tenant)' : ''} (${items.length} nodes).`,
+  );

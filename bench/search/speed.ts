@@ -9,7 +9,14 @@
  * noise, bench/search/corpus.ts) through the vectors port into the persisted index before the
  * server (or the search process) starts; queries go through the real query embedder.
  *
- * Usage: npm run bench:search-speed [-- --mode=embedded|distributed|freshness --nodes=100000 --clients=16]
+ * The distributed mode measures both vector indexes in one run (bench/search/vectors.ts): the
+ * in-process index, then the real Qdrant of scripts/infra, on the same cluster, tenant, tables
+ * and vectors (only the search process restarts, with QDRANT_URL for Qdrant), and prints them
+ * side by side: Qdrant / in-process, hybrid p95 / keyword p95 against the target (≤ 2), and how
+ * much of the exact top 20 (the in-process index is exhaustive) Qdrant's HNSW returns.
+ *
+ * Usage: npm run bench:search-speed [-- --mode=embedded|distributed|freshness --nodes=100000 --clients=16
+ *   --vectors=both|in-process|qdrant]
  * (freshness: the probe alone on an empty embedded server at INDEX_INTERVAL_MS 200 and 50)
  * (distributed starts scripts/infra and the seven processes: run it under flock /tmp/kg-distributed.lock)
  */
@@ -23,8 +30,20 @@ import { startCluster } from '../../scripts/distributed/cluster';
 import { freePort } from '../../test/e2e/support/ports';
 import { fmt, type Summary } from '../graph/stats';
 import { generateNodes, loadTopics } from './corpus';
+import { createMemoryVectorIndex } from '@kg/vectors';
+import { nodesCollection } from '../../services/search/src/indexing/indexer';
 import { loadTables, loadVectors } from './load';
-import { freshness, load, type Api, type Mode } from './drive';
+import { freshness, load, semanticPages, type Api, type Mode } from './drive';
+import {
+  dropQdrantTenant,
+  label,
+  openVectors,
+  qdrantPid,
+  qdrantSettled,
+  useVectors,
+  vectorsKinds,
+  type VectorsKind,
+} from './vectors';
 import { NO_REQUEST_LIMITS, pidOf, rssMiB, signIn, startEmbeddedAt } from './servers';
 
 const arg = (name: string, fallback: string) =>
@@ -83,8 +102,10 @@ async function measure(a: Api) {
   return rows;
 }
 
-function report(rows: Awaited<ReturnType<typeof measure>>, extra: string[]) {
-  log(`\n### ${MODE}, ${NODES.toLocaleString()} nodes (milliseconds, client side through HTTP)\n`);
+type Rows = Awaited<ReturnType<typeof measure>>;
+
+function report(rows: Rows, extra: string[], title: string = MODE) {
+  log(`\n### ${title}, ${NODES.toLocaleString()} nodes (milliseconds, client side through HTTP)\n`);
   log(`| mode | 1 client p50 | p95 | ${CLIENTS} clients p50 | p95 | req/s | answered |`);
   log('|---|---|---|---|---|---|---|');
   for (const [mode, r] of Object.entries(rows))
@@ -140,7 +161,14 @@ if (MODE === 'freshness') {
     const database = await openDatabase({ dataDir });
     await loadTables(database.db, tenantId, nodes, model, log);
     await database.close();
-    await loadVectors(path.join(dataDir, 'vectors'), tenantId, nodes, topics, model, log);
+    await loadVectors(
+      [createMemoryVectorIndex({ dir: path.join(dataDir, 'vectors') })],
+      tenantId,
+      nodes,
+      topics,
+      model,
+      log,
+    );
   }
   const t0 = performance.now();
   const server = await startEmbeddedAt(dataDir, NO_REQUEST_LIMITS);
@@ -164,42 +192,126 @@ if (MODE === 'freshness') {
     `restart with ${NODES.toLocaleString()} nodes (PGlite open, index log replayed, model loaded): ${startSeconds.toFixed(1)} s`,
   ]);
 } else {
+  // Both vector indexes (--vectors=both) on one cluster and one tenant: the same tables and
+  // the same vectors; only the search process is restarted with or without QDRANT_URL.
+  const kinds = vectorsKinds(arg('vectors', 'both'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-speed-dist-'));
   const gatewayPort = await freePort();
   const basePort = 18700;
-  const cluster = await startCluster({ dataDir, gatewayPort, basePort, manageInfra: true, freshDatabase: true });
+  const cluster = await startCluster({
+    dataDir,
+    gatewayPort,
+    basePort,
+    manageInfra: true,
+    freshDatabase: true,
+    extraEnv: NO_REQUEST_LIMITS,
+  });
+  const collection = nodesCollection(model, topics[0]!.centroid.length);
+  let tenantId = '';
   try {
     const searchSpec = cluster.specs.find((s) => s.name === 'search')!;
-    const target = {
-      baseUrl: cluster.gatewayUrl,
-      outboxDir: cluster.outboxDir,
-      pid: () => pidOf('services/search/src/main.ts', searchSpec.port),
-    };
-    let a = await apiOf(target);
-    await settle();
-    const idle = rssMiB(target.pid());
-    const freshEmpty = await freshness(a, FRESH, 'empty');
+    const searchPid = () => pidOf('services/search/src/main.ts', searchSpec.port);
+    const target = { baseUrl: cluster.gatewayUrl, outboxDir: cluster.outboxDir, pid: searchPid };
+    /** Resident memory of what holds the index: the search process, and Qdrant's server. */
+    const memory = (kind: VectorsKind) => ({
+      search: rssMiB(searchPid()),
+      qdrant: kind === 'qdrant' ? rssMiB(qdrantPid()) : 0,
+    });
+    const empty = new Map<VectorsKind, { idle: ReturnType<typeof memory>; fresh: Summary }>();
+    let a: Awaited<ReturnType<typeof apiOf>> | undefined;
+    for (const kind of kinds) {
+      await useVectors(cluster, kind);
+      await cluster.start('search');
+      a ??= await apiOf(target);
+      await settle();
+      empty.set(kind, { idle: memory(kind), fresh: await freshness(a, FRESH, `empty-${kind}`) });
+    }
+    tenantId = a!.tenantId;
     await cluster.stop('search');
     log('loading tables and vectors…');
     const database = await openDatabase({ url: searchSpec.env['DATABASE_URL']!, poolSize: 2 });
-    await loadTables(database.db, a.tenantId, nodes, model, log);
+    await loadTables(database.db, tenantId, nodes, model, log);
     await database.close();
-    await loadVectors(searchSpec.env['VECTORS_DIR']!, a.tenantId, nodes, topics, model, log);
-    const t0 = performance.now();
-    await cluster.start('search');
-    const startSeconds = (performance.now() - t0) / 1000;
-    a = await apiOf(target);
-    await settle();
-    const loaded = rssMiB(target.pid());
-    const rows = await measure(a);
-    const peak = rssMiB(target.pid());
-    const fresh = await freshness(a, FRESH, 'loaded');
-    report(rows, [
-      `freshness (POST /nodes 201 → found by mode=semantic, ${FRESH} nodes one after another): empty tenant p50 ${fmt(freshEmpty.p50)} p95 ${fmt(freshEmpty.p95)}; at ${NODES.toLocaleString()} p50 ${fmt(fresh.p50)} p95 ${fmt(fresh.p95)}`,
-      `RSS of the search process (model loaded): idle ${idle.toFixed(0)} MiB; at ${NODES.toLocaleString()} nodes ${loaded.toFixed(0)} MiB after start, ${peak.toFixed(0)} MiB after the query runs`,
-      `search process restart with ${NODES.toLocaleString()} vectors (index log replayed, model loaded): ${startSeconds.toFixed(1)} s`,
-    ]);
+    await loadVectors(
+      kinds.map((k) => openVectors(cluster, k)),
+      tenantId,
+      nodes,
+      topics,
+      model,
+      log,
+    );
+    const settledSeconds = kinds.includes('qdrant') ? await qdrantSettled(collection, log) : 0;
+    const runs = new Map<VectorsKind, { rows: Rows; pages: string[][] }>();
+    for (const kind of kinds) {
+      log(`search on the ${label(kind)} index:`);
+      await useVectors(cluster, kind);
+      const t0 = performance.now();
+      await cluster.start('search');
+      const startSeconds = (performance.now() - t0) / 1000;
+      a = await apiOf(target);
+      await settle();
+      const loaded = memory(kind);
+      const rows = await measure(a);
+      const pages = await semanticPages(a, queries(SEQUENTIAL, 0));
+      const peak = memory(kind);
+      const fresh = await freshness(a, FRESH, `loaded-${kind}`);
+      const { idle, fresh: freshEmpty } = empty.get(kind)!;
+      runs.set(kind, { rows, pages });
+      const mem = (m: ReturnType<typeof memory>) =>
+        kind === 'qdrant' ? `${m.search.toFixed(0)} + Qdrant ${m.qdrant.toFixed(0)} MiB` : `${m.search.toFixed(0)} MiB`;
+      report(
+        rows,
+        [
+          `freshness (POST /nodes 201 → found by mode=semantic, ${FRESH} nodes one after another): empty tenant p50 ${fmt(freshEmpty.p50)} p95 ${fmt(freshEmpty.p95)}; at ${NODES.toLocaleString()} p50 ${fmt(fresh.p50)} p95 ${fmt(fresh.p95)}`,
+          `RSS of the search process (model loaded)${kind === 'qdrant' ? ' + the Qdrant server' : ''}: idle ${mem(idle)}; at ${NODES.toLocaleString()} nodes ${mem(loaded)} after start, ${mem(peak)} after the query runs`,
+          kind === 'qdrant'
+            ? `search process restart on Qdrant with ${NODES.toLocaleString()} vectors (model loaded, collection checked): ${startSeconds.toFixed(1)} s; Qdrant's optimizers settled ${settledSeconds.toFixed(1)} s after the bulk load`
+            : `search process restart with ${NODES.toLocaleString()} vectors (index log replayed, model loaded): ${startSeconds.toFixed(1)} s`,
+        ],
+        `distributed, ${label(kind)} vector index`,
+      );
+    }
+    if (runs.size === 2) compare(runs.get('in-process')!, runs.get('qdrant')!);
   } finally {
+    if (tenantId && kinds.includes('qdrant')) await dropQdrantTenant(collection, tenantId, log);
     await cluster.stopAll();
   }
+}
+
+/** Qdrant beside the in-process index: latency ratios, the issue's targets, and Qdrant's recall against exact search. */
+function compare(memory: { rows: Rows; pages: string[][] }, qdrant: { rows: Rows; pages: string[][] }) {
+  const modes = ['keyword', 'semantic', 'hybrid'] as const;
+  const ks = ['one', 'many'] as const;
+  const clients = (k: (typeof ks)[number]) => (k === 'one' ? '1 client' : `${CLIENTS} clients`);
+  log(`\n### distributed, ${NODES.toLocaleString()} nodes: Qdrant beside the in-process index (ms, client side)\n`);
+  log(
+    `| mode | in-process 1 client p50 | p95 | ${CLIENTS} clients p50 | p95 | Qdrant 1 client p50 | p95 | ${CLIENTS} clients p50 | p95 | Qdrant / in-process p95 (1 / ${CLIENTS}) |`,
+  );
+  log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const m of modes) {
+    const [r, q] = [memory.rows[m], qdrant.rows[m]];
+    log(
+      `| ${m} | ${fmt(r.one.p50)} | ${fmt(r.one.p95)} | ${fmt(r.many.p50)} | ${fmt(r.many.p95)} | ${fmt(q.one.p50)} | ${fmt(q.one.p95)} | ${fmt(q.many.p50)} | ${fmt(q.many.p95)} | ${(q.one.p95 / r.one.p95).toFixed(2)} / ${(q.many.p95 / r.many.p95).toFixed(2)} |`,
+    );
+  }
+  const hk = (rows: Rows, k: (typeof ks)[number]) => rows.hybrid[k].p95 / rows.keyword[k].p95;
+  log(
+    `| **hybrid p95 / keyword p95** | | **${hk(memory.rows, 'one').toFixed(2)}** | | **${hk(memory.rows, 'many').toFixed(2)}** | | **${hk(qdrant.rows, 'one').toFixed(2)}** | | **${hk(qdrant.rows, 'many').toFixed(2)}** | |`,
+  );
+  log('');
+  for (const k of ks) {
+    const ratio = hk(qdrant.rows, k);
+    log(
+      `Target hybrid p95 ≤ 2 × keyword p95 on Qdrant, ${clients(k)}: ${ratio.toFixed(2)} — ${ratio <= 2 ? 'met' : 'MISSED'}`,
+    );
+  }
+  // The in-process index is exhaustive: its pages are the exact top 20 of the same vectors.
+  const overlap =
+    qdrant.pages.reduce((sum, page, q) => {
+      const exact = new Set(memory.pages[q]);
+      return sum + (exact.size === 0 ? 1 : page.filter((id) => exact.has(id)).length / exact.size);
+    }, 0) / Math.max(1, qdrant.pages.length);
+  log(
+    `Qdrant's semantic page of 20 against the in-process index's exact one (${qdrant.pages.length} queries): ${(100 * overlap).toFixed(1)} % of the exact hits`,
+  );
 }
