@@ -43,6 +43,7 @@ const EXTERNAL: Record<string, string> = {
   KAFKA_SASL_PASSWORD: 'secret',
   S3_ACCESS_KEY_ID: 'kg-captures',
   S3_SECRET_ACCESS_KEY: 'secret',
+  QDRANT_API_KEY: 'secret',
 };
 
 const docs = parseAllDocuments(readFileSync(0, 'utf8'))

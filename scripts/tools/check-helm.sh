@@ -10,7 +10,8 @@
 #      metrics on their own port that no Ingress routes and only named scrapers reach);
 #   4. helm template | check-chart-env.ts: each service's own zod config schema accepts the
 #      env the chart gives its container (Deployments and the migrations Job);
-#   5. values the schema must reject are rejected.
+#   5. values the schema must reject are rejected, and values the templates must refuse
+#      (the in-process vector index with more than one search replica) fail to render.
 # Tools and schemas come from scripts/tools/install.sh (Go module proxy and PyPI only);
 # the env check needs the repository's node_modules (npm ci).
 set -uo pipefail
@@ -53,7 +54,26 @@ must_fail() { ! "$@"; }
 defaults_refused() {
   local out
   out=$(service_env "$@" 2>&1) && return 1
-  grep -q 'AUTH_SIGNING_KEY' <<<"$out" && grep -q 'DATABASE_URL' <<<"$out" && grep -q 'INTERNAL_SIGNING_KEY' <<<"$out"
+  grep -q 'AUTH_SIGNING_KEY' <<<"$out" && grep -q 'DATABASE_URL' <<<"$out" && grep -q 'INTERNAL_SIGNING_KEY' <<<"$out" &&
+    grep -q 'QDRANT_API_KEY' <<<"$out"
+}
+# refused <message part> <helm template args…>: rendering fails, naming what to change.
+refused() {
+  local want=$1 out
+  shift
+  out=$(helm template kg "$CHART" --kube-version "$latest" "$@" 2>&1) && return 1
+  grep -qF -- "$want" <<<"$out" || { echo "$out"; return 1; }
+}
+# rules_catch <expected failure> <sed script> [-f values file] [helm template args…]: once the
+# sed script has broken the rendered chart, the chart rules fail, and for the expected reason.
+rules_catch() {
+  local want=$1 script=$2 values="" out
+  shift 2
+  [[ "${1:-}" == -f ]] && values=$2
+  # shellcheck disable=SC2046
+  out=$(helm template kg "$CHART" --kube-version "$latest" "$@" | sed "$script" |
+    node "$ROOT/scripts/tools/check-manifests.mjs" $(existing "$values") 2>&1) && return 1
+  grep -qF -- "$want" <<<"$out" || { echo "$out"; return 1; }
 }
 
 echo "helm $(helm version --template '{{ .Version }}'), kubeconform $(kubeconform -v), schemas for $KUBE_VERSIONS"
@@ -89,12 +109,28 @@ step "schema rejects an unknown SASL mechanism" must_fail helm lint "$CHART" --s
 step "schema rejects replication factor 0" must_fail helm lint "$CHART" --set kafka.replicationFactor=0
 step "schema rejects the metrics port on a service port" must_fail helm lint "$CHART" --set metrics.port=8080
 step "schema rejects 0 trusted proxy hops behind the Ingress" must_fail helm lint "$CHART" --set ingress.trustedProxyHops=0
+step "schema rejects an external Qdrant without its URL" must_fail helm lint "$CHART" --set qdrant.enabled=false
+step "schema rejects an unknown vectors choice" must_fail helm lint "$CHART" --set search.vectors=memory
+step "schema rejects a Qdrant digest that is no sha256" must_fail helm lint "$CHART" --set qdrant.image.digest=latest
+# The in-process vector index lives in one pod: the templates refuse it with more than one replica.
+step "chart refuses in-process vectors with 2 search replicas" refused "search.vectors=in-process" \
+  --set search.vectors=in-process --set search.replicas=2
+step "chart refuses in-process vectors when search autoscales past 1" refused "2 search replicas" \
+  --set search.vectors=in-process --set search.autoscaling.enabled=true --set search.autoscaling.maxReplicas=2
 # The chart rules catch an Ingress that would expose the metrics port.
 step "rules reject an Ingress on the metrics port" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest --set ingress.enabled=true | sed '/kind: Ingress/,\$ s/name: http\$/name: metrics/' | node '$ROOT/scripts/tools/check-manifests.mjs'"
 # ... and a secret in the migrations Job, which reads the database settings only.
 step "rules reject a secret in the migrations Job" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest | sed 's/- name: LOG_LEVEL\$/- name: API_KEY_PEPPER/' | node '$ROOT/scripts/tools/check-manifests.mjs'"
+# ... and a Qdrant that anyone may reach, or whose API key is not the one search sends.
+step "rules reject a Qdrant NetworkPolicy that lets the gateway in" rules_catch "only the search pods" \
+  '/name: kg-knowledge-graph-qdrant$/,/^---/ s/app.kubernetes.io\/component: search$/app.kubernetes.io\/component: gateway/' \
+  --set qdrant.apiKey=dummy-qdrant-key
+step "rules reject search sending another Qdrant key than Qdrant requires" rules_catch "is the key Qdrant requires" \
+  '/name: kg-knowledge-graph-search$/,/^---/ s/key: QDRANT_API_KEY$/key: QDRANT_KEY/' -f "$CHART/values-example.yaml"
+step "rules reject in-process vectors on 2 replicas (a template that missed it)" rules_catch "one replica only" \
+  '/name: kg-knowledge-graph-search$/,/^---/ s/^  replicas: 1$/  replicas: 2/' -f "$CHART/ci/in-process-vectors-values.yaml"
 step "kubeconform rejects an unknown field" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest | sed 's/^\(  *\)imagePullPolicy: IfNotPresent/&\n\1imagePulPolicy: Always/' | kubeconform -strict -kubernetes-version $latest -schema-location '$SCHEMAS'"
 

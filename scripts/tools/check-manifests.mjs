@@ -123,6 +123,7 @@ for (const secret of [
   'REDIS_URL',
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
+  'QDRANT_API_KEY',
 ])
   expect(!(secret in config), `${secret} is not in the ConfigMap (Secrets only)`);
 for (const deployment of of('Deployment')) {
@@ -146,8 +147,11 @@ for (const deployment of of('Deployment')) {
   if (secrets.includes('REDIS_PASSWORD')) expect(REDIS_CLIENTS.includes(c), `${c}: REDIS_PASSWORD withheld`);
   for (const env of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
     expect(secrets.includes(env) === (c === 'captures'), `${c}: ${env} only for captures (the object storage client)`);
+  if (c !== 'search') expect(!secrets.includes('QDRANT_API_KEY'), `${c}: QDRANT_API_KEY only for search`);
+  expect(!plain.includes('QDRANT_API_KEY'), `${c}: QDRANT_API_KEY comes from a Secret, never a plain value`);
 }
-for (const service of of('Service')) {
+// Qdrant serves /metrics on its API port (behind the API key): its Services carry no metrics port.
+for (const service of of('Service').filter((s) => component(s) !== 'qdrant')) {
   const metrics = service.spec.ports.find((p) => p.name === 'metrics' || p.targetPort === 'metrics');
   if (service.spec.type && service.spec.type !== 'ClusterIP')
     expect(!metrics, `${name(service)}: a ${service.spec.type} Service does not carry the metrics port`);
@@ -207,6 +211,79 @@ if (policies.length > 0) {
           `${name(policy)}: the metrics port opens alone, to named scrapers only`,
         );
     }
+}
+
+// Vectors (search.vectors): Qdrant shared by every search replica (the chart's StatefulSet or an
+// external URL), or the in-process index in the pod's /tmp with exactly one replica.
+checkVectors();
+function checkVectors() {
+  const search = of('Deployment').find((d) => component(d) === 'search');
+  const main = search?.spec.template.spec.containers[0];
+  if (!main) return;
+  const plainValue = (env) => main.env?.find((e) => e.name === env && !e.valueFrom)?.value;
+  const url = plainValue('QDRANT_URL');
+  const qdrant = of('StatefulSet').find((s) => component(s) === 'qdrant');
+  if (!url) {
+    expect(!qdrant, 'no Qdrant StatefulSet when search keeps its vectors in-process');
+    expect(plainValue('VECTORS_DIR')?.startsWith('/tmp/'), 'search: in-process VECTORS_DIR in the /tmp emptyDir');
+    const hpa = of('HorizontalPodAutoscaler').find((h) => component(h) === 'search');
+    const most = hpa ? hpa.spec.maxReplicas : search.spec.replicas;
+    expect(most === 1, `search: in-process vectors with one replica only (got up to ${most})`);
+    return;
+  }
+  expect(!plainValue('VECTORS_DIR'), 'search: no VECTORS_DIR beside QDRANT_URL');
+  if (!qdrant) return; // an external Qdrant
+  const svc = of('Service').find((s) => component(s) === 'qdrant' && s.spec.clusterIP !== 'None');
+  expect(
+    svc && url === `http://${svc.metadata.name}:${svc.spec.ports[0].port}`,
+    `search: QDRANT_URL ${url} is the Qdrant Service's port`,
+  );
+  expect(
+    of('Service').some(
+      (s) => component(s) === 'qdrant' && s.spec.clusterIP === 'None' && s.metadata.name === qdrant.spec.serviceName,
+    ),
+    'Qdrant: its headless Service names the StatefulSet (serviceName)',
+  );
+  const pod = qdrant.spec.template.spec;
+  const c = pod.containers[0];
+  checkPod(qdrant, pod);
+  expect(qdrant.spec.replicas === 1, 'Qdrant: one node');
+  expect(
+    /:v\d+\.\d+\.\d+$|@sha256:[a-f0-9]{64}$/.test(c.image),
+    `Qdrant: image pinned by version or digest (got ${c.image})`,
+  );
+  expect(c.readinessProbe?.httpGet?.path === '/readyz', 'Qdrant: readiness on /readyz');
+  expect(c.livenessProbe?.httpGet?.path === '/livez', 'Qdrant: liveness on /livez');
+  const storage = qdrant.spec.volumeClaimTemplates?.find((v) => v.metadata.name === 'storage');
+  expect(storage?.spec.resources.requests.storage, 'Qdrant: storage on a PersistentVolumeClaim (volumeClaimTemplates)');
+  expect(
+    c.volumeMounts?.some((m) => m.name === 'storage' && m.mountPath === '/qdrant/storage'),
+    'Qdrant: the claim mounted at /qdrant/storage',
+  );
+  // The one API key: Qdrant requires what search sends, from the same Secret key.
+  const ref = (container, env) => container.env?.find((e) => e.name === env)?.valueFrom?.secretKeyRef;
+  const served = ref(c, 'QDRANT__SERVICE__API_KEY');
+  const sent = ref(main, 'QDRANT_API_KEY');
+  expect(served, 'Qdrant: QDRANT__SERVICE__API_KEY from a Secret');
+  expect(
+    served && sent && served.name === sent.name && served.key === sent.key,
+    `search: QDRANT_API_KEY is the key Qdrant requires (${sent?.name}/${sent?.key} vs ${served?.name}/${served?.key})`,
+  );
+  if (policies.length > 0) {
+    const own = policies.find((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'qdrant');
+    expect(own, 'a NetworkPolicy for Qdrant');
+    const peers = (own?.spec.ingress ?? []).flatMap((r) => r.from ?? [{ anyone: true }]);
+    expect(
+      peers.length > 0 &&
+        peers.every(
+          (p) =>
+            p.podSelector?.matchLabels?.['app.kubernetes.io/component'] === 'search' &&
+            !p.namespaceSelector &&
+            !p.ipBlock,
+        ),
+      'Qdrant: only the search pods of this release may reach it',
+    );
+  }
 }
 
 // Migrations: a pre-install/pre-upgrade hook Job, auth, para, graph, search in order, with

@@ -119,6 +119,9 @@ secret it reads) a chart-managed value comes from the hook-only Secret <fullname
   {{- $name = $v.kafka.sasl.existingSecret }}
 {{- else if and (hasPrefix "S3_" .key) $v.objectStorage.existingSecret }}
   {{- $name = $v.objectStorage.existingSecret }}
+{{- else if and (eq .key "QDRANT_API_KEY") $v.qdrant.existingSecret }}
+  {{- $name = $v.qdrant.existingSecret }}
+  {{- $key = $v.qdrant.existingSecretKey }}
 {{- else if and (not (has .key (include "kg.connectionKeys" .root | fromYamlArray))) $v.secrets.existingSecret }}
   {{- $name = $v.secrets.existingSecret }}
 {{- else if .hook }}
@@ -178,9 +181,9 @@ migrations hook Job gets no signing key (`migrate` does not read it).
 {{- end }}
 {{- end }}
 
-{{/* Keys of the connections Secret: URLs and credentials of PostgreSQL, Redis and Kafka. */}}
+{{/* Keys of the connections Secret: URLs and credentials of PostgreSQL, Redis, Kafka, object storage and Qdrant. */}}
 {{- define "kg.connectionKeys" -}}
-{{- toYaml (list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "S3_ACCESS_KEY_ID" "S3_SECRET_ACCESS_KEY") }}
+{{- toYaml (list "DATABASE_URL" "REDIS_URL" "REDIS_PASSWORD" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "S3_ACCESS_KEY_ID" "S3_SECRET_ACCESS_KEY" "QDRANT_API_KEY") }}
 {{- end }}
 
 {{/* Data of the chart-managed connections Secret (URLs may carry credentials). */}}
@@ -201,6 +204,72 @@ KAFKA_SASL_PASSWORD: {{ .Values.kafka.sasl.password | b64enc | quote }}
 {{- if not .Values.objectStorage.existingSecret }}
 S3_ACCESS_KEY_ID: {{ .Values.objectStorage.accessKeyId | b64enc | quote }}
 S3_SECRET_ACCESS_KEY: {{ .Values.objectStorage.secretAccessKey | b64enc | quote }}
+{{- end }}
+{{- if eq (include "kg.qdrantKey" .) "chart" }}
+QDRANT_API_KEY: {{ .Values.qdrant.apiKey | b64enc | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+Vectors of the search service (search.vectors): "qdrant" with the chart's StatefulSet
+(qdrant.enabled) or an external qdrant.url, or "in-process" (one replica only). Each helper
+below prints a word the templates compare with eq.
+*/}}
+{{/* "true" when the chart runs its own Qdrant StatefulSet. */}}
+{{- define "kg.qdrantOwn" -}}
+{{- and (eq .Values.search.vectors "qdrant") .Values.qdrant.enabled }}
+{{- end }}
+
+{{/* Where the search service's Qdrant API key comes from: chart, existing, or none (no key sent). */}}
+{{- define "kg.qdrantKey" -}}
+{{- if ne .Values.search.vectors "qdrant" }}none
+{{- else if .Values.qdrant.existingSecret }}existing
+{{- else if or .Values.qdrant.enabled .Values.qdrant.apiKey }}chart
+{{- else }}none
+{{- end }}
+{{- end }}
+
+{{/* The image of the chart's Qdrant: repository:tag, or @digest. */}}
+{{- define "kg.qdrantImage" -}}
+{{- $i := .Values.qdrant.image }}
+{{- if $i.digest }}
+{{- printf "%s@%s" $i.repository $i.digest }}
+{{- else }}
+{{- printf "%s:%s" $i.repository $i.tag }}
+{{- end }}
+{{- end }}
+
+{{/* The Secret key of the Qdrant API key (the chart's Qdrant and the search service read the same one). */}}
+{{- define "kg.qdrantKeyRef" -}}
+{{- if .Values.qdrant.existingSecret }}
+name: {{ .Values.qdrant.existingSecret }}
+key: {{ .Values.qdrant.existingSecretKey }}
+{{- else }}
+name: {{ include "kg.fullname" . }}-connections
+key: QDRANT_API_KEY
+{{- end }}
+{{- end }}
+
+{{/* QDRANT_URL of the search service: the chart's Qdrant Service, or qdrant.url. */}}
+{{- define "kg.qdrantUrl" -}}
+{{- if .Values.qdrant.enabled }}
+{{- printf "http://%s:6333" (include "kg.componentName" (dict "root" . "component" "qdrant")) }}
+{{- else }}
+{{- required "qdrant.url is required with qdrant.enabled=false (an external Qdrant), or set search.vectors=in-process for a single search replica" .Values.qdrant.url }}
+{{- end }}
+{{- end }}
+
+{{/*
+The in-process vector index lives in one pod's /tmp: two replicas would answer from two
+different indexes, so the chart refuses it unless search runs exactly one replica.
+*/}}
+{{- define "kg.checkVectors" -}}
+{{- $s := .Values.search }}
+{{- if eq $s.vectors "in-process" }}
+{{- $most := ternary $s.autoscaling.maxReplicas $s.replicas $s.autoscaling.enabled | int }}
+{{- if gt $most 1 }}
+{{- fail (printf "search.vectors=in-process keeps the vector index in each search pod's /tmp, so %d search replicas would answer from different indexes: set search.replicas to 1 (and search.autoscaling.enabled=false or maxReplicas 1), or use Qdrant (search.vectors=qdrant, the default)" $most) }}
+{{- end }}
 {{- end }}
 {{- end }}
 
@@ -247,9 +316,6 @@ KAFKA_SASL_MECHANISM: {{ . | quote }}
 DATABASE_STATEMENT_TIMEOUT_MS: {{ .Values.postgres.statementTimeoutMs | int64 | quote }}
 DATABASE_CONNECT_TIMEOUT_MS: {{ .Values.postgres.connectTimeoutMs | int64 | quote }}
 METRICS_PORT: {{ .Values.metrics.port | int64 | quote }}
-{{- with .Values.qdrant.url }}
-QDRANT_URL: {{ . | quote }}
-{{- end }}
 BLOB_STORE: "s3"
 {{- with .Values.objectStorage.endpoint }}
 S3_ENDPOINT: {{ . | quote }}

@@ -1,11 +1,19 @@
-{{/* The search service's own env (KAFKA_BROKERS and QDRANT_URL come from the shared ConfigMap). */}}
+{{/* The search service's own env (KAFKA_BROKERS comes from the shared ConfigMap). */}}
 {{- define "kg.search.env" -}}
+{{- include "kg.checkVectors" .root }}
 {{ include "kg.secretEnv" (dict "root" .root "key" "DATABASE_URL" "hook" .hook) }}
 {{- include "kg.kafkaEnv" . }}
 {{ include "kg.internalKeyEnv" (dict "root" .root "component" "search" "hook" .hook) }}
-{{- if not .root.Values.qdrant.url }}
-{{- /* No Qdrant: the in-process index, in the pod's writable /tmp (the root filesystem is
-read-only); it lives as long as the pod, so production sets qdrant.url. */}}
+{{- if eq .root.Values.search.vectors "qdrant" }}
+{{- /* Qdrant: the chart's StatefulSet or an external server, shared by every replica. */}}
+- name: QDRANT_URL
+  value: {{ include "kg.qdrantUrl" .root | quote }}
+{{- if ne (include "kg.qdrantKey" .root) "none" }}
+{{ include "kg.secretEnv" (dict "root" .root "key" "QDRANT_API_KEY" "hook" .hook) }}
+{{- end }}
+{{- else }}
+{{- /* search.vectors=in-process (one replica, kg.checkVectors): the index in the pod's
+writable /tmp (the root filesystem is read-only); it lives as long as the pod. */}}
 - name: VECTORS_DIR
   value: /tmp/search-vectors
 {{- end }}
