@@ -64,8 +64,8 @@ export async function knownVariables(): Promise<Map<string, Set<string>>> {
 }
 
 export interface Pod {
-  /** Deployment or Job container. */
-  kind: 'Deployment' | 'Job';
+  /** Deployment or Job container (a service), or StatefulSet container (the chart's Qdrant). */
+  kind: 'Deployment' | 'Job' | 'StatefulSet';
   component: string;
   container: Container;
   /** Each variable, with where it came from (envFrom: any service may read it; env: this one). */
@@ -108,14 +108,26 @@ function resolveEnv(docs: Manifest[], outside: Manifest[], container: Container)
   return env;
 }
 
-/** The pods to run: the migrations Job's service steps in order, then one process per Deployment. */
+/** The StatefulSets the test can run as local processes, by component: the chart's Qdrant (the real server). */
+export const STATEFUL = new Set(['qdrant']);
+
+/**
+ * The pods to run: the migrations Job's service steps in order, then one process per
+ * Deployment, then the StatefulSets' pods (the chart's Qdrant).
+ */
 export function pods(docs: Manifest[], outside: Manifest[]): Pod[] {
   const out: Pod[] = [];
   for (const doc of docs) {
-    if (doc.kind !== 'Deployment' && doc.kind !== 'Job') continue;
+    if (doc.kind !== 'Deployment' && doc.kind !== 'Job' && doc.kind !== 'StatefulSet') continue;
     const spec = doc.spec?.template?.spec;
     if (!spec) continue;
     const component = doc.spec?.template?.metadata?.labels?.['app.kubernetes.io/component'] ?? doc.metadata.name;
+    if (doc.kind === 'StatefulSet') {
+      if (!STATEFUL.has(component)) fail(`StatefulSet ${doc.metadata.name}: component ${component} is unknown here`);
+      for (const container of spec.containers)
+        out.push({ kind: 'StatefulSet', component, container, env: resolveEnv(docs, outside, container) });
+      continue;
+    }
     for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
       // The Job's last container only prints that the steps ran (`node -e …`).
       if (!container.args?.[0]?.startsWith('services/')) {
@@ -127,7 +139,7 @@ export function pods(docs: Manifest[], outside: Manifest[]): Pod[] {
   }
   const jobs = out.filter((p) => p.kind === 'Job');
   if (jobs.length === 0) fail('the chart renders no migrations Job');
-  return [...jobs, ...out.filter((p) => p.kind === 'Deployment')];
+  return [...jobs, ...out.filter((p) => p.kind === 'Deployment'), ...out.filter((p) => p.kind === 'StatefulSet')];
 }
 
 const serviceOf = (pod: Pod) => /^services\/([a-z-]+)\/src\/main\.ts$/.exec(pod.container.args?.[0] ?? '')?.[1] ?? '';
@@ -137,6 +149,13 @@ export function checkVariables(all: Pod[], known: Map<string, Set<string>>) {
   const anyService = new Set([...known.values()].flatMap((s) => [...s]));
   const problems: string[] = [];
   for (const pod of all) {
+    if (pod.kind === 'StatefulSet') {
+      // Qdrant reads QDRANT__<SECTION>__<KEY> (its config) and its entry point QDRANT_INIT_FILE_PATH.
+      for (const name of Object.keys(pod.env))
+        if (!/^QDRANT__[A-Z0-9_]+$/.test(name) && name !== 'QDRANT_INIT_FILE_PATH')
+          problems.push(`${pod.container.name}: ${name} is no Qdrant setting`);
+      continue;
+    }
     const service = serviceOf(pod);
     const migrate = pod.container.args?.[1] === 'migrate';
     // A migration step also gets its service's extraEnv: what the service reads is fine there.
@@ -154,6 +173,23 @@ export function checkVariables(all: Pod[], known: Map<string, Set<string>>) {
     }
   }
   if (problems.length) fail(`variables nobody reads (renamed?):\n  ${problems.join('\n  ')}`);
+}
+
+/**
+ * The chart's Qdrant requires the very key the search service sends (both non-empty); a
+ * Qdrant-less chart sends none, or one to an external server.
+ */
+export function checkQdrantKey(all: Pod[]) {
+  const qdrant = all.find((p) => p.kind === 'StatefulSet' && p.component === 'qdrant');
+  const search = all.find((p) => p.kind === 'Deployment' && p.component === 'search');
+  if (!qdrant || !search) return;
+  const required = qdrant.env['QDRANT__SERVICE__API_KEY']?.value;
+  const sent = search.env['QDRANT_API_KEY']?.value;
+  if (!required) fail(`${qdrant.container.name}: QDRANT__SERVICE__API_KEY is not set (Qdrant would take any request)`);
+  if (sent !== required)
+    fail(
+      `${search.container.name}: QDRANT_API_KEY is ${sent ? 'another key than' : 'missing, but'} the one Qdrant requires`,
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -216,8 +252,14 @@ export function localEnv(
       out[name] = value === '0.0.0.0' ? '127.0.0.1' : fail(`${where}=${value}: pods listen on all addresses`);
     } else if (value.startsWith('/tmp/') || value === '/tmp') {
       out[name] = path.join(podTmp, value.slice(4));
-    } else if (name.startsWith('INTERNAL_') || name === 'AUTH_SIGNING_KEY' || value.startsWith('{')) {
-      out[name] = value; // JSON keys: no hosts inside
+    } else if (
+      name.startsWith('INTERNAL_') ||
+      name === 'AUTH_SIGNING_KEY' ||
+      name.endsWith('API_KEY') ||
+      value.startsWith('{') ||
+      value.startsWith('/')
+    ) {
+      out[name] = value; // keys (JSON or not) and paths: no hosts inside
     } else {
       out[name] = rewriteHosts(value, services, locals, outside, where);
     }

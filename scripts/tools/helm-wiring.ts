@@ -15,11 +15,17 @@
  *   - the migrations Job's containers run in order (their args), then each Deployment's
  *     container starts as a local process (the image's `node --import tsx` + its args);
  *   - a smoke pass of the e2e suite drives the gateway (E2E_BASE_URL), sign-in mail read
- *     from what the SMTP sink received.
+ *     from what the SMTP sink received;
+ *   - the chart's Qdrant StatefulSet runs as the real Qdrant server with its rendered env
+ *     (its API key; helm-wiring-qdrant.ts), and semantic search survives a search pod's
+ *     restart: a node found by meaning is found again after the search process is killed
+ *     and started afresh, and after Qdrant restarts on its volume; the Qdrant key never
+ *     reaches a service log.
  *
  *   bash scripts/tools/helm-wiring.sh                       # (flock /tmp/kg-distributed.lock)
  *   bash scripts/tools/helm-wiring.sh --static              # the checks only, no process
  *   bash scripts/tools/helm-wiring.sh --static --mutate rename-env   # must fail (CI proves it)
+ *   bash scripts/tools/helm-wiring.sh --set search.vectors=in-process   # must fail: vectors lost with the pod
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -34,6 +40,7 @@ import { parseAllDocuments } from 'yaml';
 import { SERVICE_NAMES } from '@kg/contracts';
 import {
   NAMESPACE,
+  checkQdrantKey,
   checkVariables,
   fail,
   knownVariables,
@@ -43,6 +50,7 @@ import {
   type Manifest,
   type Pod,
 } from './helm-wiring-env';
+import { qdrantPod, semanticSurvivesRestart, type QdrantPod } from './helm-wiring-qdrant';
 import { startSmtpSink } from './smtp-sink';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -67,6 +75,8 @@ const { values: args } = parseArgs({
   options: {
     static: { type: 'boolean', default: false },
     mutate: { type: 'string' },
+    /** Extra `helm template --set` values (e.g. search.vectors=in-process, which must fail the restart check). */
+    set: { type: 'string', multiple: true, default: [] },
     'keep-infra': { type: 'boolean', default: false },
   },
 });
@@ -120,6 +130,8 @@ function operatorSecrets(work: string): Made {
     }),
     secret('kg-postgres', { DATABASE_URL: `postgres://kg:kg@postgres.data.svc.cluster.local:5432/${dbName}` }),
     secret('kg-object-storage', { S3_ACCESS_KEY_ID: minioUser, S3_SECRET_ACCESS_KEY: minioPassword }),
+    // deploy/README.md: `kubectl create secret generic kg-qdrant --from-literal=QDRANT_API_KEY=…`.
+    secret('kg-qdrant', { QDRANT_API_KEY: randomBytes(32).toString('base64') }),
     ...SERVICE_NAMES.map((s) =>
       secret(`kg-internal-${s}`, { INTERNAL_SIGNING_KEY: readFileSync(path.join(keysDir, `${s}.jwk.json`), 'utf8') }),
     ),
@@ -144,6 +156,7 @@ function render(valuesFile: string): Manifest[] {
       path.join(ROOT, 'scripts/tools/helm-wiring-values.yaml'),
       '-f',
       valuesFile,
+      ...args.set.flatMap((s) => ['--set', s]),
     ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
@@ -163,8 +176,17 @@ function mutate(rendered: string): string {
       return rendered.replace(/(GRAPH_URL: "?http:\/\/[a-z0-9-]+-graph):3002/, '$1:3003');
     case 'wrong-secret-key': // a secretKeyRef to a key the Secret lacks
       return rendered.replace(/key: API_KEY_PEPPER/, 'key: API_KEY_PEPER');
+    case 'wrong-qdrant-url': // search's QDRANT_URL on a port the Qdrant Service does not have
+      return rendered.replace(/(name: QDRANT_URL\n\s+value: "?http:\/\/[a-z0-9-]+-qdrant):6333/, '$1:6334');
+    case 'wrong-qdrant-key': // Qdrant requires another key than the one search sends
+      return rendered.replace(
+        /(name: QDRANT__SERVICE__API_KEY\n\s+valueFrom:\n\s+secretKeyRef:\n\s+name: )\S+(\n\s+key: )\S+/,
+        '$1kg-secrets$2API_KEY_PEPPER',
+      );
     default:
-      return fail(`unknown --mutate ${args.mutate} (rename-env, wrong-url, wrong-secret-key)`);
+      return fail(
+        `unknown --mutate ${args.mutate} (rename-env, wrong-url, wrong-secret-key, wrong-qdrant-url, wrong-qdrant-key)`,
+      );
   }
 }
 
@@ -218,6 +240,7 @@ async function main() {
   const docs = render(made.valuesFile);
   const all = pods(docs, made.secrets);
   checkVariables(all, await knownVariables());
+  checkQdrantKey(all);
 
   // Rendered Services: name -> selected component and its ports (port -> target port name).
   const services = new Map<string, { component: string; ports: Map<number, string> }>();
@@ -228,24 +251,28 @@ async function main() {
     services.set(d.metadata.name, { component, ports });
   }
   const deployments = all.filter((p) => p.kind === 'Deployment');
+  const stateful = all.filter((p) => p.kind === 'StatefulSet');
   for (const svc of services.values())
     for (const target of svc.ports.values()) {
-      const pod = deployments.find((p) => p.component === svc.component);
-      if (!pod) fail(`a Service selects component ${svc.component}, which no Deployment runs`);
+      const pod = [...deployments, ...stateful].find((p) => p.component === svc.component);
+      if (!pod) fail(`a Service selects component ${svc.component}, which no Deployment or StatefulSet runs`);
       if (!pod!.container.ports?.some((p) => p.name === target))
         fail(`Service of ${svc.component} targets port ${target}, which its container does not name`);
     }
   const locals = new Map<string, Local>();
-  for (const pod of deployments) locals.set(pod.component, { http: await freePort(), metrics: await freePort() });
+  for (const pod of [...deployments, ...stateful])
+    locals.set(pod.component, { http: await freePort(), metrics: await freePort() });
   const sink = await startSmtpSink(path.join(work, 'outbox'));
   const outside = outsideServers(sink.port);
-  const envs = all.map((pod, i) => {
-    const podTmp = path.join(work, 'pods', `${i}-${pod.container.name}`);
+  const envOf = (pod: Pod, podDir: string) => {
+    const podTmp = path.join(work, 'pods', podDir);
     mkdirSync(podTmp, { recursive: true });
     return localEnv(pod, services, locals, outside, podTmp);
-  });
+  };
+  const envs = all.map((pod, i) => envOf(pod, `${i}-${pod.container.name}`));
+  const jobs = all.length - deployments.length - stateful.length;
   log(
-    `${deployments.length} Deployments, ${all.length - deployments.length} migration steps: env resolved and checked`,
+    `${deployments.length} Deployments, ${stateful.length} StatefulSets (${stateful.map((p) => p.component).join(', ') || 'none'}), ${jobs} migration steps: env resolved and checked`,
   );
   if (args.static) {
     await sink.close();
@@ -266,6 +293,17 @@ async function main() {
     }
   };
   await asAdmin(`create database "${made.dbName}" owner kg`);
+  const qdrantAt = all.findIndex((p) => p.kind === 'StatefulSet' && p.component === 'qdrant');
+  const qdrant: QdrantPod | undefined =
+    qdrantAt < 0
+      ? undefined
+      : qdrantPod(
+          ROOT,
+          path.join(work, 'qdrant-volume'),
+          envs[qdrantAt]!,
+          locals.get('qdrant')!.http,
+          await freePort(),
+        );
 
   const logsDir = path.join(work, 'logs');
   mkdirSync(logsDir);
@@ -289,6 +327,11 @@ async function main() {
     return { child, logFile };
   };
   try {
+    // The chart's Qdrant, before the services (search creates its collection at start-up).
+    if (qdrant) {
+      qdrant.start();
+      log(`the chart's Qdrant runs at ${qdrant.url} (the real server, with the rendered API key)`);
+    }
     for (const [i, pod] of all.entries()) {
       if (pod.kind !== 'Job') continue;
       const { child, logFile } = run(pod, envs[i]!);
@@ -315,9 +358,36 @@ async function main() {
     if (code !== 0)
       fail(`the e2e smoke pass through the chart's wiring failed (exit ${code}); service logs in ${logsDir}`);
     log('the chart wires the services: migrations ran, every service ready, the e2e smoke pass held');
+
+    // A search pod's restart: SIGKILL, then a new process with a fresh /tmp (a new pod's emptyDir).
+    const restartSearch = async () => {
+      const at = started.findIndex((s) => s.pod.component === 'search');
+      const old = started[at] ?? fail('no search Deployment runs');
+      await new Promise<void>((resolve) => {
+        if (old.child.exitCode !== null || old.child.signalCode !== null) return resolve();
+        old.child.once('exit', () => resolve());
+        old.child.kill('SIGKILL');
+      });
+      const fresh = { pod: old.pod, ...run(old.pod, envOf(old.pod, `${at}-search-restarted`)) };
+      started[at] = fresh;
+      await waitReady(
+        `http://127.0.0.1:${locals.get('search')!.http}`,
+        fresh.child,
+        'search (restarted)',
+        fresh.logFile,
+      );
+    };
+    await semanticSurvivesRestart({
+      gateway,
+      outbox: sink.dir,
+      restartSearch,
+      ...(qdrant ? { qdrant: { pod: qdrant, apiKey: envs[qdrantAt]!['QDRANT__SERVICE__API_KEY']! } } : {}),
+    });
+    log("semantic search survived the search pod's restart");
   } finally {
     await stopAll();
-    combined.end();
+    qdrant?.stop();
+    await new Promise<void>((resolve) => combined.end(resolve));
     await sink.close();
     // The run's database goes with it (the service logs stay in the work folder).
     await asAdmin(`drop database if exists "${made.dbName}" with (force)`).catch((err: unknown) =>
@@ -328,6 +398,9 @@ async function main() {
   }
   // Mail went through SMTP: the sink holds the sign-in mails the e2e tests read.
   log(`${readdirSync(sink.dir).length} sign-in mails went through SMTP`);
+  const qdrantKey = qdrant && envs[qdrantAt]!['QDRANT__SERVICE__API_KEY'];
+  if (qdrantKey && readFileSync(combinedLog, 'utf8').includes(qdrantKey))
+    fail(`the Qdrant API key reached a service log (${combinedLog})`);
 }
 
 main().then(
