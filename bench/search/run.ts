@@ -144,6 +144,7 @@ if (MODE === 'embedded') {
     basePort: 18700,
     manageInfra: true,
     freshDatabase: true,
+    vectors: kinds[0]!,
     extraEnv: NO_REQUEST_LIMITS,
   });
   const target = { baseUrl: cluster.gatewayUrl, outboxDir: cluster.outboxDir };
@@ -152,8 +153,6 @@ if (MODE === 'embedded') {
   let tenantId = '';
   let collection = '';
   try {
-    await useVectors(cluster, kinds[0]!);
-    await cluster.start('search');
     const written = await writeItems(target, email, items);
     tenantId = written.tenantId;
     let catchUp = await waitIndexed(target, written.auth, last, written.nodeOf.get(last.id)!);

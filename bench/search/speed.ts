@@ -204,6 +204,7 @@ if (MODE === 'freshness') {
     basePort,
     manageInfra: true,
     freshDatabase: true,
+    vectors: kinds[0]!,
     extraEnv: NO_REQUEST_LIMITS,
   });
   const collection = nodesCollection(model, topics[0]!.centroid.length);
@@ -219,9 +220,11 @@ if (MODE === 'freshness') {
     });
     const empty = new Map<VectorsKind, { idle: ReturnType<typeof memory>; fresh: Summary }>();
     let a: Awaited<ReturnType<typeof apiOf>> | undefined;
-    for (const kind of kinds) {
-      await useVectors(cluster, kind);
-      await cluster.start('search');
+    for (const [k, kind] of kinds.entries()) {
+      if (k > 0) {
+        await useVectors(cluster, kind);
+        await cluster.start('search');
+      }
       a ??= await apiOf(target);
       await settle();
       empty.set(kind, { idle: memory(kind), fresh: await freshness(a, FRESH, `empty-${kind}`) });

@@ -1,8 +1,9 @@
 /**
  * The two vector indexes the distributed search benches compare in one run: the in-process
  * index persisted under the search process's VECTORS_DIR, and the real Qdrant that
- * scripts/infra/qdrant.sh starts (../shared/bin/qdrant). The cluster is the same (PostgreSQL,
- * Kafka, graph, gateway); only the search process is restarted with or without QDRANT_URL.
+ * scripts/infra/qdrant.sh starts (../shared/bin/qdrant). startCluster's `vectors` option picks
+ * the first; the cluster stays the same (PostgreSQL, Kafka, graph, gateway) and only the search
+ * process is restarted with or without QDRANT_URL for the other.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
