@@ -6,10 +6,11 @@ export const VECTORS_RETRY_AFTER_SECONDS = 5;
 /**
  * Why the vector index cannot answer: nothing listens or the connection broke (`unreachable`),
  * no answer within the request timeout (`timeout`), the server or a proxy says it is busy or
- * down (`overloaded`: 429, 502, 503, 504), or it refuses our credentials (`unauthorized`: 401,
- * 403, a wrong or missing QDRANT_API_KEY).
+ * down (`overloaded`: 429, 502, 503, 504), it refuses our credentials (`unauthorized`: 401,
+ * 403, a wrong or missing QDRANT_API_KEY), or its collection holds other vectors than the
+ * model's (`misconfigured`: a VectorCollectionMismatchError, until an operator fixes it).
  */
-export type VectorIndexUnavailableReason = 'unreachable' | 'timeout' | 'overloaded' | 'unauthorized';
+export type VectorIndexUnavailableReason = 'unreachable' | 'timeout' | 'overloaded' | 'unauthorized' | 'misconfigured';
 
 /**
  * The vector index cannot answer now. An `unavailable` AppError, so a procedure that lets it

@@ -3,7 +3,12 @@ import type { graphApi } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
 import type { Embedder } from '@kg/embeddings';
 import type { ServiceHandle } from '@kg/trpc';
-import { isVectorIndexUnavailable, VectorCollectionMismatchError, type VectorIndex } from '@kg/vectors';
+import {
+  isVectorIndexUnavailable,
+  VectorCollectionMismatchError,
+  VectorIndexUnavailableError,
+  type VectorIndex,
+} from '@kg/vectors';
 import { PROCESSED_EVENTS_RETENTION_MS, type Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
@@ -18,7 +23,7 @@ import { createContextRanker } from './ranking/context';
 import { createEmbeddingCache } from './embedding-cache';
 import { createEmbedderQueue } from './embedder-queue';
 import { createTenantEmbedder } from './tenant-embedder';
-import { createVectorHealth, watchVectors } from './vector-health';
+import { createVectorHealth, watchVectors, type CollectionGate } from './vector-health';
 
 export { rankingEnv } from './config';
 
@@ -115,9 +120,32 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     if (!isVectorIndexUnavailable(err)) throw err;
     // Logged once by `health`; the indexer and the searches try again.
   }
+  // A collection found later with other vectors (made while the index was unreachable at
+  // start-up): indexing stops (worker.ts) and searches treat the index as unavailable (503,
+  // hybrid's keyword fallback; never a 500, never a vector written), until a restart.
+  let mismatch: VectorCollectionMismatchError | null = null;
+  const misconfigured = (err: VectorCollectionMismatchError) =>
+    new VectorIndexUnavailableError('misconfigured', new SearchStartError(err).message, { cause: err });
+  const searchGate: CollectionGate = {
+    collection: indexer.gate.collection,
+    get ensured() {
+      return indexer.gate.ensured;
+    },
+    async ensure() {
+      if (mismatch) throw misconfigured(mismatch);
+      try {
+        await indexer.gate.ensure();
+      } catch (err) {
+        if (!(err instanceof VectorCollectionMismatchError)) throw err;
+        mismatch ??= err; // the indexer's next pass logs it, once
+        throw misconfigured(err);
+      }
+    },
+  };
   const indexing = createIndexWorker(indexer, deps.indexIntervalMs ?? 200, deps.logger, {
     health,
     onMismatch: (err) => {
+      mismatch ??= err;
       const fatal = new SearchStartError(err);
       if (deps.onFatal) deps.onFatal(fatal);
       else deps.logger.error({ setting: err.setting, collection: err.collection }, fatal.message);
@@ -128,7 +156,7 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
   });
   const ranker = createRanker({
     vectors,
-    gate: indexer.gate,
+    gate: searchGate,
     health,
     embedder,
     keyword: graphKeywordSource(deps.graph),
@@ -166,6 +194,6 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     // (keyword search, writes and hybrid's keyword fallback go on), so it never takes the
     // service out of rotation; /readyz names it in `degraded`.
     ready: () => deps.database.ping(),
-    degraded: async () => ((await deps.vectors.ready()) ? [] : ['vectors']),
+    degraded: async () => (mismatch === null && (await deps.vectors.ready()) ? [] : ['vectors']),
   };
 }
