@@ -131,6 +131,24 @@ step "rules reject search sending another Qdrant key than Qdrant requires" rules
   '/name: kg-knowledge-graph-search$/,/^---/ s/key: QDRANT_API_KEY$/key: QDRANT_KEY/' -f "$CHART/values-example.yaml"
 step "rules reject in-process vectors on 2 replicas (a template that missed it)" rules_catch "one replica only" \
   '/name: kg-knowledge-graph-search$/,/^---/ s/^  replicas: 1$/  replicas: 2/' -f "$CHART/ci/in-process-vectors-values.yaml"
+# The chart's Qdrant container runs its rendered script: it refuses an empty API key (Qdrant
+# would take requests with an empty api-key header) and otherwise execs the image's entry point.
+qdrant_guard() {
+  local dir script
+  dir=$(mktemp -d)
+  script=$(helm template kg "$CHART" --kube-version "$latest" -s templates/qdrant/statefulset.yaml |
+    node -e "const y=require('$ROOT/node_modules/yaml');const s=y.parse(require('fs').readFileSync(0,'utf8'));process.stdout.write(s.spec.template.spec.containers[0].args[0])")
+  printf '#!/bin/sh\necho entrypoint ran\n' >"$dir/entrypoint.sh" && chmod +x "$dir/entrypoint.sh"
+  local empty ok=1
+  if ! empty=$(cd "$dir" && QDRANT__SERVICE__API_KEY='' bash -c "$script" 2>&1) &&
+    grep -q 'QDRANT__SERVICE__API_KEY is empty: set qdrant.apiKey' <<<"$empty" &&
+    [[ "$(cd "$dir" && QDRANT__SERVICE__API_KEY=k bash -c "$script")" == "entrypoint ran" ]]; then
+    ok=0
+  fi
+  rm -rf "$dir"
+  return $ok
+}
+step "the chart's Qdrant refuses to start with an empty API key" qdrant_guard
 step "kubeconform rejects an unknown field" must_fail sh -c \
   "helm template kg '$CHART' --kube-version $latest | sed 's/^\(  *\)imagePullPolicy: IfNotPresent/&\n\1imagePulPolicy: Always/' | kubeconform -strict -kubernetes-version $latest -schema-location '$SCHEMAS'"
 
