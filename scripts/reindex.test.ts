@@ -27,8 +27,8 @@ async function reindex(args: string[], env: Record<string, string>) {
   );
 }
 
-describe('npm run reindex in the embedded mode (DATA_DIR, server stopped)', () => {
-  it('rebuilds lost vectors from graph, refuses an unknown tenant (exit 3) and a running server (exit 1)', async () => {
+describe('npm run reindex as an operator runs it', () => {
+  it('embedded mode (DATA_DIR, server stopped): rebuilds lost vectors from graph, refuses an unknown tenant (exit 3) and a running server (exit 1)', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-reindex-'));
     const config = standaloneConfigSchema.parse({ PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
     const logger = createLogger('test', 'silent');
@@ -108,6 +108,18 @@ describe('npm run reindex in the embedded mode (DATA_DIR, server stopped)', () =
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 240_000);
+
+  it('the distributed mode without the search service settings: exit 1 naming each, no stack trace', async () => {
+    const result = await reindex(['--tenant', 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zz'], {
+      DATABASE_URL: 'postgres://kg:secret-password@127.0.0.1:1/kg',
+    });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines[0]).toBe('reindex: invalid configuration');
+    for (const setting of ['INTERNAL_SIGNING_KEY', 'INTERNAL_PUBLIC_KEYS', 'GRAPH_URL'])
+      expect(lines.filter((l) => l.startsWith(`  - ${setting}: `))).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/\n\s+at |secret-password/);
+  }, 60_000);
 
   it('without embedded data: exit 1 naming DATA_DIR and DATABASE_URL', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'kg-reindex-empty-'));

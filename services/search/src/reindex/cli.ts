@@ -105,7 +105,8 @@ export async function runReindex(argv: string[], open: () => Promise<ReindexTarg
     target = await open();
   } catch (err) {
     // Settings or data not there (a config error lists every setting wrong): its own words.
-    io.err(`reindex: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    io.err(message.startsWith('reindex: ') ? message : `reindex: ${message}`);
     return EXIT.failed;
   }
   try {
