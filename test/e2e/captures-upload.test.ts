@@ -122,6 +122,17 @@ describe('POST /captures/upload: refusals', () => {
     expect(over.status, JSON.stringify(over.body)).toBe(413);
     expect(over.headers['content-type']).toContain('application/problem+json');
     expect(over.body).toMatchObject({ status: 413, detail: expect.stringContaining('upload limit') });
+    // Accepted, but more text than a capture keeps: the pipeline fails it once, naming the limit
+    // (it used to be refused at completion and re-queued for ever).
+    let capture = conforms(Capture, ok.body);
+    for (const deadline = Date.now() + 60_000; capture.status !== 'failed' && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 250));
+      capture = conforms(Capture, (await api('GET', `/captures/${capture.id}`, { auth: s.bearer })).body);
+    }
+    expect(capture).toMatchObject({
+      status: 'failed',
+      error: 'extract: the extracted text has 26,214,400 characters; a capture keeps at most 10,000,000',
+    });
   }, 120_000);
 
   it('25 MiB + 1 byte sent slowly still reads its 413 problem (the server reads the rest before answering)', async () => {

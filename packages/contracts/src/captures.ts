@@ -185,12 +185,15 @@ export const PipelineRunRef = z.object({ capture_id: CaptureId, run_id: idSchema
 
 export const PipelineStageInput = PipelineRunRef.extend({ stage: ProvenanceStage });
 
+/** The longest processed markdown a capture keeps (characters); the pipeline fails a longer extraction. */
+export const CAPTURE_MARKDOWN_MAX_CHARS = 10_000_000;
+
 export const PipelineCompleteInput = PipelineRunRef.extend({
   node_ids: z.array(NodeId).max(100),
   /** A better title found by the pipeline (e.g. the page's); replaces the capture's title. */
   title: text({ max: 500, trim: true }).optional(),
   /** The processed markdown; when omitted, the last recorded stage output holding a string `markdown` is used. */
-  markdown: text({ max: 10_000_000 }).optional(),
+  markdown: text({ max: CAPTURE_MARKDOWN_MAX_CHARS }).optional(),
   /** Merged into the capture's metadata (dimensions, page count, fetched URL, …). */
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

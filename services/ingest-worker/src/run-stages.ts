@@ -1,4 +1,4 @@
-import type { Capture, capturesApi } from '@kg/contracts';
+import { CAPTURE_MARKDOWN_MAX_CHARS, type Capture, type capturesApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import type { ServiceClient } from '@kg/trpc';
 import type { Extracted, ExtractInput } from './stages/extract/index';
@@ -66,6 +66,11 @@ const STAGES = (deps: RunnerDeps, job: RunJob): StageDef[] => [
         why: c.why,
       };
       const r = await deps.stages.extract(input, s.fetched?.charset ?? null);
+      // The capture keeps its processed markdown: text longer than it may hold fails here, once.
+      if (r.output.markdown.length > CAPTURE_MARKDOWN_MAX_CHARS)
+        throw permanent(
+          `the extracted text has ${r.output.markdown.length.toLocaleString('en-US')} characters; a capture keeps at most ${CAPTURE_MARKDOWN_MAX_CHARS.toLocaleString('en-US')}`,
+        );
       s.extracted = r.output;
       return { ...r, output: { ...r.output } };
     },

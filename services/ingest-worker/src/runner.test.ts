@@ -7,7 +7,7 @@ import { createStages, type Stages } from './pipeline';
 import { runCapture, type RunnerDeps } from './runner';
 import { permanent, transient } from './stages/result';
 import { createSweeper } from './sweeper';
-import { fakeServices } from './testing';
+import { fakeServices, invalidRequest } from './testing';
 
 const logger = createLogger('test', 'silent');
 const policy = { stageTimeoutMs: 30_000, stageAttempts: 3, retryBackoffMs: 1, maxClaims: 3, leaseMs: 60_000 };
@@ -208,6 +208,52 @@ describe('runner', () => {
     expect(c.log.at(-1)).toBe('failed:extract');
     for (const die of deaths) die();
     await Promise.all(abandoned);
+  });
+
+  it('fails a capture whose extracted text is longer than a capture keeps, at once and naming the limit', async () => {
+    const fake = fakeServices();
+    const job = fake.add({ title: 'Huge log', raw_text: 'x' });
+    const { deps } = counted(fake, {
+      extract: async () => ({
+        output: { markdown: 'word '.repeat(2_000_001), format: 'text', metadata: {}, notes: [] },
+        model: 'passthrough@1',
+        input_digest: '0'.repeat(64),
+      }),
+    });
+    expect(await runCapture(deps, job)).toBe('failed');
+    const c = fake.captures.get(job.capture_id)!;
+    expect(c.error).toBe('extract: the extracted text has 10,000,005 characters; a capture keeps at most 10,000,000');
+    expect(c.log.at(-1)).toBe('failed:extract');
+  });
+
+  it('ends a run whose completion the captures service refuses (400) `failed`, instead of re-queueing it forever', async () => {
+    let now = 1_000_000;
+    const fake = fakeServices(() => now);
+    const job = fake.add({ raw_text: 'Refused at the end.' });
+    const c = fake.captures.get(job.capture_id)!;
+    const sweeper = createSweeper({ captures: fake.capturesHandle, logger, afterMs: 60_000, intervalMs: 1000 });
+    const { deps } = counted(fake);
+    const captures = deps.captures.as(null);
+    const refusing = {
+      ...deps,
+      captures: {
+        ...deps.captures,
+        as: () => ({
+          pipeline: {
+            ...captures.pipeline,
+            complete: () => Promise.reject(invalidRequest('markdown: Too big')),
+          },
+        }),
+      } as unknown as RunnerDeps['captures'],
+    };
+    for (let claim = 1; claim <= 5 && c.run.status !== 'failed'; claim++) {
+      await runCapture(refusing, job).catch(() => 'interrupted');
+      now += policy.leaseMs + 60_000;
+      await sweeper.runOnce();
+    }
+    expect(c.run.status).toBe('failed');
+    expect(c.run.attempt).toBe(1);
+    expect(c.error).toBe('complete: captures answered 400: markdown: Too big');
   });
 
   it('skips a capture leased by another worker, and drops a run that lost its claim (409)', async () => {

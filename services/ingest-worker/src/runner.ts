@@ -1,7 +1,7 @@
 import type { capturesApi, graphApi, PipelineClaim, searchApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import type { ServiceHandle } from '@kg/trpc';
-import { fail, guard, isConflict, RunLost, systemIdentity } from './captures-calls';
+import { asStageError, fail, guard, isConflict, RunLost, systemIdentity } from './captures-calls';
 import type { Stages } from './pipeline';
 import { runStages, type RunState } from './run-stages';
 
@@ -83,15 +83,25 @@ export async function runCapture(deps: RunnerDeps, job: RunJob): Promise<RunOutc
       log.warn({ stage: ended.stage, err: ended.error.message, final }, 'stage failed');
       return final ? 'failed' : 'deferred';
     }
-    await guard(
-      captures.pipeline.complete({
-        capture_id: job.capture_id,
-        run_id: job.run_id,
-        node_ids: state.nodeIds ?? [],
-        ...(state.extracted ? { markdown: state.extracted.markdown } : {}),
-        metadata: state.metadata ?? {},
-      }),
-    );
+    try {
+      await guard(
+        captures.pipeline.complete({
+          capture_id: job.capture_id,
+          run_id: job.run_id,
+          node_ids: state.nodeIds ?? [],
+          ...(state.extracted ? { markdown: state.extracted.markdown } : {}),
+          metadata: state.metadata ?? {},
+        }),
+      );
+    } catch (err) {
+      // A completion the captures service refuses (a 4xx) would be refused on every claim: the
+      // run ends here, as it does once the claims are spent. Anything else: the lease runs out.
+      const refused = err instanceof RunLost ? null : asStageError(err, 'captures');
+      if (!refused || (refused.retryable && giveUp === null)) throw err;
+      await fail(captures, job, 'complete', refused.message, true);
+      log.warn({ err: refused.message }, 'completion refused; capture failed');
+      return 'failed';
+    }
     return 'processed';
   } catch (err) {
     if (err instanceof RunLost) {

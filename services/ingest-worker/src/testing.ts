@@ -1,4 +1,12 @@
-import type { Capture, capturesApi, graphApi, Identity, ProvenanceStage, searchApi } from '@kg/contracts';
+import {
+  PipelineCompleteInput,
+  type Capture,
+  type capturesApi,
+  type graphApi,
+  type Identity,
+  type ProvenanceStage,
+  type searchApi,
+} from '@kg/contracts';
 import type { ServiceClient, ServiceHandle } from '@kg/trpc';
 import { TRPCClientError } from '@trpc/client';
 
@@ -36,6 +44,17 @@ export interface FakeCapture {
 const conflict = () =>
   new TRPCClientError('conflict', {
     result: { error: { message: 'conflict', code: -32009, data: { problem: { status: 409, title: 'Conflict' } } } },
+  } as never);
+/** What the captures service answers an input its contract refuses. */
+export const invalidRequest = (detail: string) =>
+  new TRPCClientError('The request failed validation', {
+    result: {
+      error: {
+        message: 'The request failed validation',
+        code: -32600,
+        data: { problem: { status: 400, title: 'Invalid request', detail } },
+      },
+    },
   } as never);
 
 export function fakeServices(now: () => number = Date.now) {
@@ -86,7 +105,10 @@ export function fakeServices(now: () => number = Date.now) {
       c.log.push(`stage_completed:${stage.name}`);
       return { recorded: true };
     },
-    async complete({ capture_id, run_id, node_ids, markdown, metadata }) {
+    async complete(input) {
+      const parsed = PipelineCompleteInput.safeParse(input);
+      if (!parsed.success) throw invalidRequest(parsed.error.issues.map((i) => i.message).join('; '));
+      const { capture_id, run_id, node_ids, markdown, metadata } = input;
       const c = captures.get(capture_id)!;
       held(c, run_id);
       c.run.status = 'processed';
