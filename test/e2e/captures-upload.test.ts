@@ -125,7 +125,7 @@ describe('POST /captures/upload: refusals', () => {
     // Accepted, but more text than a capture keeps: the pipeline fails it once, naming the limit
     // (it used to be refused at completion and re-queued for ever).
     let capture = conforms(Capture, ok.body);
-    for (const deadline = Date.now() + 60_000; capture.status !== 'failed' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; capture.status !== 'failed' && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 250));
       capture = conforms(Capture, (await api('GET', `/captures/${capture.id}`, { auth: s.bearer })).body);
     }
