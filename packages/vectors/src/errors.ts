@@ -8,7 +8,7 @@ export const VECTORS_RETRY_AFTER_SECONDS = 5;
  * no answer within the request timeout (`timeout`), the server or a proxy says it is busy or
  * down (`overloaded`: 429, 502, 503, 504), it refuses our credentials (`unauthorized`: 401,
  * 403, a wrong or missing QDRANT_API_KEY), or its collection holds other vectors than the
- * model's (`misconfigured`: a VectorCollectionMismatchError, until an operator fixes it).
+ * model's or was deleted while search runs (`misconfigured`: until an operator fixes it).
  */
 export type VectorIndexUnavailableReason = 'unreachable' | 'timeout' | 'overloaded' | 'unauthorized' | 'misconfigured';
 
@@ -121,6 +121,14 @@ export function unavailableFromQdrant(operation: string, err: unknown): VectorIn
     return new VectorIndexUnavailableError(
       'unauthorized',
       `${what} (Qdrant refused the API key: check QDRANT_API_KEY)`,
+      { cause: err },
+    );
+  // The collection itself gone (deleted by hand while search runs, which made it at start-up):
+  // no call can succeed until search makes it again; a missing point (404 too) stays a plain error.
+  if (status === 404 && /Collection `[^`]*` doesn't exist/.test(describeQdrantError(err)))
+    return new VectorIndexUnavailableError(
+      'misconfigured',
+      `${what} (deleted while search runs: restart search, then npm run reindex -- --all)`,
       { cause: err },
     );
   if (status === 429 || status === 502 || status === 503 || status === 504)

@@ -266,6 +266,42 @@ describe('qdrant adapter when Qdrant cannot answer', () => {
     }
   });
 
+  it("a collection deleted under a running search (Qdrant's 404): a typed unavailable error saying what to do; a missing point stays a plain error", async () => {
+    const server = await serve((req, res) => {
+      const pointMissing = req.url?.includes('/points/payload');
+      res.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: {
+            error: pointMissing
+              ? 'Not found: No point with id 1 found'
+              : "Not found: Collection `kg_nodes_x` doesn't exist!",
+          },
+          time: 0,
+        }),
+      );
+    });
+    try {
+      const index = createQdrantVectorIndex({ url: server.url });
+      for (const run of [
+        () => index.search('kg_nodes_x', query),
+        () => index.upsert('kg_nodes_x', [{ id: 'n', vector: [1, 0, 0], payload: { tenant_id: 't' } }]),
+        () => index.count('kg_nodes_x', { tenant_id: 't' }),
+      ]) {
+        const err = await failure(run());
+        expect(err).toBeInstanceOf(VectorIndexUnavailableError);
+        expect(err).toMatchObject({ kind: 'unavailable', status: 503, reason: 'misconfigured' });
+        expect((err as VectorIndexUnavailableError).diagnostic).toMatch(
+          /Collection `kg_nodes_x` doesn't exist! \(deleted while search runs: restart search, then npm run reindex -- --all\)/,
+        );
+      }
+      const missingPoint = await failure(index.setPayload('kg_nodes_x', 'n', { status: 'x' }));
+      expect(missingPoint).not.toBeInstanceOf(VectorIndexUnavailableError);
+      expect((missingPoint as Error).message).toMatch(/No point with id/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('no answer within the timeout: reason timeout', async () => {
     const silent = await serve(() => undefined);
     try {

@@ -121,6 +121,37 @@ describe('search on a real Qdrant that is misconfigured', () => {
     expect(collections.map((c) => c.name)).not.toContain(nodesCollection(embedder.model, embedder.dimensions));
   }, 60_000);
 
+  it('the collection deleted while search runs: semantic 503 and hybrid keyword (never a 500), one warning saying to restart and re-index', async () => {
+    const { logger, lines } = captured();
+    const embedder = testEmbedder('test-bow-256-deleted');
+    const collection = nodesCollection(embedder.model, embedder.dimensions);
+    const module = await createSearchModule({
+      database,
+      bus: createMemoryBus(logger),
+      logger,
+      vectors: createQdrantVectorIndex({ url, apiKey, timeoutMs: 3000 }),
+      embedder,
+      graph: fakeGraph(new Map([[tenant, new Map()]])),
+    });
+    const search = connectService('gateway', 'search', searchApi, { kind: 'local', router: module.router }).as(
+      identity,
+    );
+    expect((await search.nodes.search({ query: 'tea', mode: 'semantic', page: 1, per_page: 10 })).hits).toEqual([]);
+    await rest('DELETE', `/collections/${collection}`);
+    await expect(search.nodes.search({ query: 'tea', mode: 'semantic', page: 1, per_page: 10 })).rejects.toMatchObject({
+      data: { httpStatus: 503 },
+    });
+    expect(await search.nodes.search({ query: 'tea', mode: 'hybrid', page: 1, per_page: 10 })).toMatchObject({
+      fallback: 'keyword',
+    });
+    const loud = lines.filter((l) => l.level >= 40);
+    expect(loud).toHaveLength(1);
+    expect(String(loud[0]!['diagnostic'])).toContain(
+      `Collection \`${collection}\` doesn't exist! (deleted while search runs: restart search, then npm run reindex -- --all)`,
+    );
+    await module.stop();
+  }, 60_000);
+
   it.each([
     [
       'size',
