@@ -110,9 +110,22 @@ async function findByMeaning(base: string, auth: string, id: string, until: numb
 /** Points in the search service's collections, read from Qdrant with the chart's API key. */
 async function qdrantPoints(url: string, apiKey: string): Promise<Record<string, number>> {
   const get = async <T>(p: string) => {
-    const res = await fetch(`${url}${p}`, { headers: { 'api-key': apiKey }, signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) fail(`Qdrant ${p}: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { result: T }).result;
+    // A keep-alive socket to a Qdrant that has just restarted fails once: try a few times.
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(`${url}${p}`, {
+        headers: { 'api-key': apiKey },
+        signal: AbortSignal.timeout(10_000),
+      }).catch((err: unknown) => {
+        if (attempt >= 5) throw err;
+        return null;
+      });
+      if (!res) {
+        await sleep(200);
+        continue;
+      }
+      if (!res.ok) fail(`Qdrant ${p}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { result: T }).result;
+    }
   };
   const { collections } = await get<{ collections: Array<{ name: string }> }>('/collections');
   const out: Record<string, number> = {};

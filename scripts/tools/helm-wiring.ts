@@ -407,7 +407,8 @@ main().then(
   () => process.exit(0),
   async (err: unknown) => {
     await stopAll();
-    console.error(`helm-wiring: FAIL ${(err as Error).message}`);
+    const cause = (err as Error).cause as Error | undefined;
+    console.error(`helm-wiring: FAIL ${(err as Error).message}${cause ? ` (${cause.message ?? String(cause)})` : ''}`);
     process.exit(1);
   },
 );
