@@ -30,6 +30,13 @@ export interface ClusterOptions {
   vectors?: 'in-process' | 'qdrant';
   /** Another Qdrant than scripts/infra's (QDRANT_URL of `npm run start:distributed`). */
   qdrantUrl?: string;
+  /**
+   * A Qdrant of this cluster's own instead of the shared one of scripts/infra: the same
+   * qdrant.sh on basePort + 40 (gRPC + 41), storage under `dataDir`, started and stopped with the
+   * cluster, so a test may kill it without disturbing anyone else on the shared one, and no
+   * other run's points or restarts reach it (the distributed suite).
+   */
+  ownQdrant?: boolean;
   extraEnv?: Record<string, string>;
 }
 
@@ -64,17 +71,28 @@ const infraEnv = () => ({
   qdrant: `http://127.0.0.1:${process.env['KG_QDRANT_PORT'] ?? '56333'}`,
 });
 
-async function infra(component: InfraComponent, action: 'start' | 'stop' | 'kill') {
+/** scripts/infra's settings of a Qdrant of its own on `port` (and port + 1), its folder `dir`. */
+const ownQdrantEnv = (dir: string, port: number) => ({
+  KG_INFRA_DIR: dir,
+  KG_QDRANT_PORT: String(port),
+  KG_QDRANT_GRPC_PORT: String(port + 1),
+});
+
+/** `env`: scripts/infra settings that differ from the environment's (a Qdrant of the cluster's own). */
+async function infra(component: InfraComponent, action: 'start' | 'stop' | 'kill', env: Record<string, string> = {}) {
   if (action === 'kill') {
     if (component !== 'qdrant') throw new Error(`kill: only qdrant, not ${component}`);
-    return killQdrant();
+    return killQdrant(env['KG_INFRA_DIR'] ?? process.env['KG_INFRA_DIR'] ?? '/tmp/kg-infra');
   }
-  execFileSync('bash', [path.join(ROOT, 'scripts/infra', `${component}.sh`), action], { stdio: 'inherit' });
+  execFileSync('bash', [path.join(ROOT, 'scripts/infra', `${component}.sh`), action], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
 }
 
-/** SIGKILL to the Qdrant of scripts/infra/qdrant.sh (its pid file), then waits until it is gone. */
-async function killQdrant() {
-  const pidFile = path.join(process.env['KG_INFRA_DIR'] ?? '/tmp/kg-infra', 'qdrant.pid');
+/** SIGKILL to the Qdrant scripts/infra/qdrant.sh started in `infraDir` (its pid file), then waits until it is gone. */
+async function killQdrant(infraDir: string) {
+  const pidFile = path.join(infraDir, 'qdrant.pid');
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   const alive = () => {
     try {
@@ -173,7 +191,17 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const secrets = await keyMaterial(opts.dataDir);
   // Qdrant's collections are named per embedding model and every point, query and count carries
   // its tenant: runs on one Qdrant (a fresh database is fresh tenants) never see each other's points.
-  const qdrantUrl = (opts.vectors ?? 'qdrant') === 'qdrant' ? (opts.qdrantUrl ?? urls.qdrant) : null;
+  const onQdrant = (opts.vectors ?? 'qdrant') === 'qdrant';
+  const ownQdrant =
+    onQdrant && opts.ownQdrant && !opts.qdrantUrl
+      ? ownQdrantEnv(path.join(opts.dataDir, 'infra'), opts.basePort + 40)
+      : undefined;
+  if (ownQdrant) await infra('qdrant', 'start', ownQdrant);
+  const qdrantUrl = !onQdrant
+    ? null
+    : ownQdrant
+      ? `http://127.0.0.1:${ownQdrant.KG_QDRANT_PORT}`
+      : (opts.qdrantUrl ?? urls.qdrant);
   const specs = withReplicas(
     serviceSpecs({
       basePort: opts.basePort,
@@ -259,6 +287,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   } catch (err) {
     // Leave nothing running: orphans would hold the ports and answer for the next cluster.
     await Promise.all([...children.keys()].map((n) => stop(n)));
+    if (ownQdrant) await infra('qdrant', 'stop', ownQdrant);
     combined.end();
     throw err;
   }
@@ -271,10 +300,11 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     qdrantUrl,
     start,
     stop,
-    infra,
+    infra: (component, action) => infra(component, action, component === 'qdrant' ? ownQdrant : undefined),
     async stopAll() {
       await stop('gateway');
       await Promise.all([...children.keys()].map((n) => stop(n)));
+      if (ownQdrant) await infra('qdrant', 'stop', ownQdrant);
       combined.end();
       if (opts.manageInfra) execFileSync('bash', [path.join(ROOT, 'scripts/infra/down.sh')], { stdio: 'inherit' });
     },

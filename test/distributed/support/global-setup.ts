@@ -11,10 +11,11 @@ let cluster: Cluster | null = null;
 let control: Server | null = null;
 
 /**
- * Starts real Postgres, Redis, Kafka, MinIO and Qdrant (scripts/infra) and the seven services
- * as separate processes, then serves a small control endpoint so tests can stop and
- * restart a service or a piece of infrastructure mid-run. KG_DISTRIBUTED_VECTORS=in-process
- * runs search on the in-process index instead of Qdrant (to see what the Qdrant tests catch).
+ * Starts real Postgres, Redis, Kafka, MinIO and Qdrant (scripts/infra; a Qdrant of the run's
+ * own, on a port of its block and storage in its folder) and the seven services as separate
+ * processes, then serves a small control endpoint so tests can stop and restart a service or a
+ * piece of infrastructure mid-run. KG_DISTRIBUTED_VECTORS=in-process runs search on the
+ * in-process index instead of Qdrant (to see what the Qdrant tests catch).
  */
 export async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-dist-'));
@@ -27,6 +28,8 @@ export async function setup(project: TestProject) {
     manageInfra: true,
     freshDatabase: true,
     vectors: process.env['KG_DISTRIBUTED_VECTORS'] === 'in-process' ? 'in-process' : 'qdrant',
+    // qdrant-outage.test.ts kills it: a Qdrant of the suite's own, so no one else's is touched.
+    ownQdrant: true,
     extraEnv: {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       // ingest-faults.test.ts captures 200 notes in one tenant within a minute, past the default
