@@ -41,6 +41,7 @@ import {
   waitIndexed,
   writeItems,
   MODES,
+  WEIGHTS,
   type HttpRun,
   type Item,
   type Scores,
@@ -194,18 +195,20 @@ if (MODE === 'embedded') {
 
 const f = (x: number) => x.toFixed(3);
 const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!.toFixed(1);
-for (const run of runs) {
+// One sweep table, a column group per index (the weight is chosen on the first).
+console.log(`\nHybrid weight sweep on the tuning split (${tuning.length} queries; service ranker and fuse):\n`);
+console.log(`| semantic weight | ${runs.map((r) => `R@1 (${r.name}) | R@10 | MRR@10`).join(' | ')} |`);
+console.log(`|---|${runs.map(() => '---|---|---|').join('')}`);
+for (const w of WEIGHTS)
   console.log(
-    `\nHybrid weight sweep on the tuning split (${tuning.length} queries; service ranker and fuse; ${run.name}):\n`,
+    `| ${w.toFixed(2)}${w === chosen ? ' (chosen)' : ''} | ${runs
+      .map((r) => r.sweep.get(w)!)
+      .map((s) => `${f(s['R@1'])} | ${f(s['R@10'])} | ${f(s['MRR@10'])}`)
+      .join(' | ')} |`,
   );
-  console.log('| semantic weight | R@1 | R@10 | MRR@10 |');
-  console.log('|---|---|---|---|');
-  for (const [w, s] of run.sweep)
-    console.log(
-      `| ${w.toFixed(2)}${w === chosen ? ' (chosen)' : ''} | ${f(s['R@1'])} | ${f(s['R@10'])} | ${f(s['MRR@10'])} |`,
-    );
+for (const run of runs) {
   const best = choose(run.sweep);
-  if (best !== chosen) console.log(`\n(on this index alone the sweep would choose ${best})`);
+  if (best !== chosen) console.log(`(on the ${run.name} index alone the sweep would choose ${best})`);
 }
 console.log(
   `\nKnown-item set: ${items.length} Python stdlib docstrings, ${reported.length} reported queries, hybrid weight ${chosen}\n`,
