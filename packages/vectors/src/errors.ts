@@ -128,7 +128,7 @@ export function unavailableFromQdrant(operation: string, err: unknown): VectorIn
   if (status === 404 && /Collection `[^`]*` doesn't exist/.test(describeQdrantError(err)))
     return new VectorIndexUnavailableError(
       'misconfigured',
-      `${what} (deleted while search runs: restart search, then npm run reindex -- --all)`,
+      `${what} (deleted while search runs: restart search, which makes it anew and embeds every node again)`,
       { cause: err },
     );
   if (status === 429 || status === 502 || status === 503 || status === 504)

@@ -107,7 +107,7 @@ export function createMemoryVectorIndex(options: MemoryVectorOptions = {}): Vect
           name,
           'size',
           `vectors: collection ${name} exists with ${existing.dimensions} dimensions, not ${dimensions}; ` +
-            'it is never reused with other vectors: delete its file and run npm run reindex -- --all',
+            'it is never reused with other vectors: delete its file (search makes it anew at its next start and embeds every node again)',
         );
       }
       if (!existing) collections.set(name, empty(dimensions));

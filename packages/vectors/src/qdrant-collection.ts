@@ -64,7 +64,7 @@ export async function ensureQdrantCollection(
 function assertShape(name: string, vectors: Schemas['VectorsConfig'] | undefined, dimensions: number): void {
   const params = vectors && 'size' in vectors && typeof vectors.size === 'number' ? vectors : undefined;
   const advice =
-    'it is never reused with other vectors: delete it and run npm run reindex -- --all once search has made it anew, or point QDRANT_URL elsewhere';
+    'it is never reused with other vectors: delete it (search makes it anew at its next start and embeds every node again) or point QDRANT_URL elsewhere';
   if (!params) {
     throw new VectorCollectionMismatchError(
       name,

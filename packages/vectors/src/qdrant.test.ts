@@ -291,7 +291,7 @@ describe('qdrant adapter when Qdrant cannot answer', () => {
         expect(err).toBeInstanceOf(VectorIndexUnavailableError);
         expect(err).toMatchObject({ kind: 'unavailable', status: 503, reason: 'misconfigured' });
         expect((err as VectorIndexUnavailableError).diagnostic).toMatch(
-          /Collection `kg_nodes_x` doesn't exist! \(deleted while search runs: restart search, then npm run reindex -- --all\)/,
+          /Collection `kg_nodes_x` doesn't exist! \(deleted while search runs: restart search, which makes it anew and embeds every node again\)/,
         );
       }
       const missingPoint = await failure(index.setPayload('kg_nodes_x', 'n', { status: 'x' }));

@@ -4,14 +4,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
-import { searchApi } from '@kg/contracts';
-import { createMemoryBus } from '@kg/bus';
-import { openDatabase, type Database } from '@kg/db';
+import { searchApi, type NodeEvent } from '@kg/contracts';
+import { createMemoryBus, newEventId } from '@kg/bus';
+import { newId, openDatabase, type Database } from '@kg/db';
 import { connectService } from '@kg/trpc';
 import { createQdrantVectorIndex, type VectorIndex } from '@kg/vectors';
 import { createSearchModule, SearchStartError, searchMigrations } from './module';
 import { fakeGraph, testEmbedder } from './testing';
-import { nodesCollection } from './indexing/indexer';
+import { nodesCollection, type IndexedNode } from './indexing/indexer';
+import { applyNodeEvent } from './consumers/node-events';
 
 /**
  * Misconfiguration of the vector index, against a real Qdrant with an API key of this suite's
@@ -80,11 +81,12 @@ describe('search on a real Qdrant that is misconfigured', () => {
     const embedder = testEmbedder();
     let attempts = 0;
     const refused = createQdrantVectorIndex({ url, apiKey: 'wrong-key', timeoutMs: 3000 });
+    // Each attempt to make the collection starts by listing the collections (module.ts refillingGate).
     const counted: VectorIndex = {
       ...refused,
-      ensureCollection: (...args) => {
+      collections: () => {
         attempts += 1;
-        return refused.ensureCollection(...args);
+        return refused.collections();
       },
     };
     const module = await createSearchModule({
@@ -121,36 +123,84 @@ describe('search on a real Qdrant that is misconfigured', () => {
     expect(collections.map((c) => c.name)).not.toContain(nodesCollection(embedder.model, embedder.dimensions));
   }, 60_000);
 
-  it('the collection deleted while search runs: semantic 503 and hybrid keyword (never a 500), one warning saying to restart and re-index', async () => {
+  it('the collection deleted while search runs: semantic 503 and hybrid keyword (never a 500), one warning saying to restart; restarted, search makes it anew and embeds every node again', async () => {
     const { logger, lines } = captured();
     const embedder = testEmbedder('test-bow-256-deleted');
     const collection = nodesCollection(embedder.model, embedder.dimensions);
-    const module = await createSearchModule({
-      database,
-      bus: createMemoryBus(logger),
-      logger,
-      vectors: createQdrantVectorIndex({ url, apiKey, timeoutMs: 3000 }),
-      embedder,
-      graph: fakeGraph(new Map([[tenant, new Map()]])),
-    });
-    const search = connectService('gateway', 'search', searchApi, { kind: 'local', router: module.router }).as(
-      identity,
-    );
-    expect((await search.nodes.search({ query: 'tea', mode: 'semantic', page: 1, per_page: 10 })).hits).toEqual([]);
+    const other = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0zd'; // a tenant of this test only (the database is shared)
+    const graphNodes = new Map([[other, new Map<string, IndexedNode>()]]);
+    const kombucha: IndexedNode = {
+      id: newId('node'),
+      title: 'Kombucha scoby',
+      summary: '',
+      body_markdown: 'fermented tea',
+      status: 'raw',
+      para_item_ids: [],
+      source_capture_id: null,
+      updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    graphNodes.get(other)!.set(kombucha.id, kombucha);
+    await applyNodeEvent(database.db, {
+      id: newEventId(),
+      tenant_id: other,
+      occurred_at: kombucha.updated_at,
+      version: 1,
+      type: 'node.created',
+      data: {
+        node: {
+          id: kombucha.id,
+          title: kombucha.title,
+          summary: '',
+          tags: [],
+          status: 'raw',
+          para_item_ids: [],
+          updated_at: kombucha.updated_at,
+        },
+      },
+    } as NodeEvent);
+    const graph = fakeGraph(graphNodes, (_t, q) => (q.includes('kombucha') ? [{ id: kombucha.id, score: 1 }] : []));
+    const startModule = async () => {
+      const module = await createSearchModule({
+        database,
+        bus: createMemoryBus(logger),
+        logger,
+        vectors: createQdrantVectorIndex({ url, apiKey, timeoutMs: 3000 }),
+        embedder,
+        graph,
+        indexIntervalMs: 20,
+      });
+      await module.start();
+      const search = connectService('gateway', 'search', searchApi, { kind: 'local', router: module.router }).as({
+        ...identity,
+        tenantId: other,
+      });
+      const query = (mode: 'semantic' | 'hybrid') =>
+        search.nodes.search({ query: 'kombucha fermented tea', mode, page: 1, per_page: 10 });
+      return { module, query };
+    };
+    const found = (query: (mode: 'semantic') => Promise<{ hits: Array<{ id: string }> }>) =>
+      vi.waitFor(async () => expect((await query('semantic')).hits.map((h) => h.id)).toEqual([kombucha.id]), {
+        timeout: 20_000,
+        interval: 50,
+      });
+
+    const first = await startModule();
+    await found(first.query);
     await rest('DELETE', `/collections/${collection}`);
-    await expect(search.nodes.search({ query: 'tea', mode: 'semantic', page: 1, per_page: 10 })).rejects.toMatchObject({
-      data: { httpStatus: 503 },
-    });
-    expect(await search.nodes.search({ query: 'tea', mode: 'hybrid', page: 1, per_page: 10 })).toMatchObject({
-      fallback: 'keyword',
-    });
+    await expect(first.query('semantic')).rejects.toMatchObject({ data: { httpStatus: 503 } });
+    expect(await first.query('hybrid')).toMatchObject({ hits: [{ id: kombucha.id }], fallback: 'keyword' });
     const loud = lines.filter((l) => l.level >= 40);
     expect(loud).toHaveLength(1);
     expect(String(loud[0]!['diagnostic'])).toContain(
-      `Collection \`${collection}\` doesn't exist! (deleted while search runs: restart search, then npm run reindex -- --all)`,
+      `Collection \`${collection}\` doesn't exist! (deleted while search runs: restart search, which makes it anew and embeds every node again)`,
     );
-    await module.stop();
-  }, 60_000);
+    await first.module.stop();
+
+    const second = await startModule();
+    await found(second.query);
+    expect(lines.filter((l) => l.level >= 40 && l.msg.includes('made anew'))).toMatchObject([{ collection, nodes: 1 }]);
+    await second.module.stop();
+  }, 90_000);
 
   it.each([
     [

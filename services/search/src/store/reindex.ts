@@ -70,3 +70,17 @@ export async function markReindexed(
     .where(and(same, ne(documents.version, doc.version)));
   return false;
 }
+
+/**
+ * The vector collection of `model` was just made anew (lost: a Qdrant volume replaced, an
+ * in-process index's files gone), so no live document has a vector in it whatever its row says:
+ * they become pending, and the indexer embeds them all again. Returns how many.
+ */
+export async function forgetEmbeddings(db: DbOrTx, model: string): Promise<number> {
+  const rows = await db
+    .update(documents)
+    .set({ embeddedVersion: null, embeddedModel: null, embeddedPayload: null })
+    .where(and(eq(documents.embeddedModel, model), isNull(documents.deletedAt)))
+    .returning({ nodeId: documents.nodeId });
+  return rows.length;
+}
