@@ -15,8 +15,8 @@ import type { ServiceModule } from '@kg/service-kit';
 import { createSearchRouter } from './router';
 import { nodeEventsSubscription } from './consumers/node-events';
 import { createPruneJob } from './jobs/prune';
-import { createIndexer, embedNode, FILTER_KEYS, nodesCollection } from './indexing/indexer';
-import { forgetEmbeddings } from './store/reindex';
+import { createIndexer, embedNode } from './indexing/indexer';
+import { refillingGate } from './collection-refill';
 import { createIndexWorker } from './indexing/worker';
 import { createRanker } from './ranking/search';
 import { graphKeywordSource, graphLinkSource, graphNodeSource } from './graph-calls';
@@ -24,7 +24,7 @@ import { createContextRanker } from './ranking/context';
 import { createEmbeddingCache } from './embedding-cache';
 import { createEmbedderQueue } from './embedder-queue';
 import { createTenantEmbedder } from './tenant-embedder';
-import { createCollectionGate, createVectorHealth, watchVectors, type CollectionGate } from './vector-health';
+import { createVectorHealth, watchVectors, type CollectionGate } from './vector-health';
 
 export { rankingEnv } from './config';
 
@@ -81,43 +81,6 @@ export class SearchStartError extends Error {
 }
 
 /**
- * The nodes collection made (or checked) once, as vector-health.ts's gate does, and refilled
- * when it had to be made while search's records say nodes are indexed in it: the collection
- * was lost (a Qdrant volume replaced, an in-process index's files gone with a pod's /tmp), so
- * every node of the model becomes pending again (one warning) instead of semantic search
- * answering from an empty collection. A model's first collection has nothing to refill.
- */
-function refillingGate(deps: SearchDeps, vectors: VectorIndex): CollectionGate {
-  const { model, dimensions } = deps.embedder;
-  const collection = nodesCollection(model, dimensions);
-  const gate = createCollectionGate(vectors, collection, dimensions, { filterKeys: FILTER_KEYS });
-  let attempt: Promise<void> | null = null;
-  return {
-    collection,
-    get ensured() {
-      return gate.ensured;
-    },
-    ensure() {
-      if (gate.ensured) return Promise.resolve();
-      attempt ??= (async () => {
-        const existed = (await vectors.collections()).includes(collection);
-        await gate.ensure();
-        if (existed) return;
-        const nodes = await forgetEmbeddings(deps.database.db, model);
-        if (nodes > 0)
-          deps.logger.warn(
-            { collection, nodes },
-            'search: the vector collection was missing and is made anew; its nodes are embedded again',
-          );
-      })().finally(() => {
-        attempt = null;
-      });
-      return attempt;
-    },
-  };
-}
-
-/**
  * The search service as a mountable module: router, the node-events consumer, the indexing
  * worker that embeds pending documents into the vector index, and the prune job.
  *
@@ -150,7 +113,10 @@ export async function createSearchModule(deps: SearchDeps): Promise<ServiceModul
     embedder,
     nodes,
     logger: deps.logger,
-    gate: refillingGate(deps, vectors),
+    gate: refillingGate(
+      { db: deps.database.db, logger: deps.logger, model: deps.embedder.model, dimensions: deps.embedder.dimensions },
+      vectors,
+    ),
   });
   try {
     await indexer.ensureCollection();
