@@ -4,6 +4,9 @@ import type { Logger } from '@kg/logger';
 import { deadLetterTopic, type EventBus, type Subscription } from './port';
 import { topicsToCreate, type KafkaConnection } from './kafka-options';
 
+/** How often a consumer heartbeats, also while a handler runs. */
+const HEARTBEAT_MS = 3000;
+
 export interface KafkaBusOptions extends Partial<KafkaConnection> {
   brokers: string[];
   clientId: string;
@@ -27,7 +30,15 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     brokers: opts.brokers,
     ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
     ...(opts.sasl ? { sasl: opts.sasl } : {}),
-    logLevel: logLevel.NOTHING,
+    // kafkajs's own errors (a consumer that crashed, a group it cannot join) reach the service's
+    // log as warnings; its chatter below ERROR does not.
+    logLevel: logLevel.ERROR,
+    logCreator:
+      () =>
+      ({ namespace, log }) => {
+        const { message, groupId, error } = log as { message?: string; groupId?: string; error?: string };
+        logger.warn({ kafka: { namespace, groupId, error } }, `kafka: ${message ?? 'error'}`);
+      },
     connectionTimeout: 3000,
     requestTimeout: 10_000,
     retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2000 },
@@ -64,6 +75,27 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const attached = new Set<string>();
   let starting: Promise<void> = Promise.resolve();
 
+  /**
+   * Attaches every consumer group not attached yet, in the background, retrying until it
+   * succeeds: the broker may be down when a service starts, and writes must still succeed
+   * (the outbox keeps events).
+   */
+  function reattach(): void {
+    const previous = starting;
+    starting = (async () => {
+      await previous;
+      for (let attempt = 1; !stopped; attempt++) {
+        try {
+          await attachConsumers();
+          return;
+        } catch (err) {
+          logger.warn({ err: String(err), attempt }, 'kafka not reachable yet; retrying');
+          await new Promise((r) => setTimeout(r, Math.min(5000, 500 * attempt)));
+        }
+      }
+    })();
+  }
+
   async function attachConsumers(): Promise<void> {
     await ensureTopics();
     await connectProducer();
@@ -71,14 +103,31 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     for (const s of subscriptions) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
     for (const [group, subs] of groups) {
       if (attached.has(group)) continue;
-      const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: 3000 });
+      const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: HEARTBEAT_MS });
+      // A crash kafkajs does not restart from (a non-retriable error) would leave the group
+      // without this consumer and the service none the wiser: attach a new one instead.
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (payload.restart || stopped) return;
+        logger.error({ err: String(payload.error), group }, 'kafka consumer crashed; attaching a new one');
+        attached.delete(group);
+        consumers.splice(consumers.indexOf(consumer), 1);
+        void consumer.disconnect().catch(() => undefined);
+        reattach();
+      });
       await consumer.connect();
       for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: s.fromBeginning ?? true });
       await consumer.run({
         autoCommit: false,
         partitionsConsumedConcurrently: 1,
-        eachMessage: async ({ topic, partition, message }) => {
-          for (const s of subs.filter((x) => x.topic === topic)) await handle(s, topic as Topic, message);
+        eachMessage: async ({ topic, partition, message, heartbeat }) => {
+          // A handler may run long (a PARA job over thousands of nodes): the member keeps
+          // heartbeating meanwhile, or the group would evict it and hand its partitions over mid-run.
+          const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
+          try {
+            for (const s of subs.filter((x) => x.topic === topic)) await handle(s, topic as Topic, message);
+          } finally {
+            clearInterval(beat);
+          }
           await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
         },
       });
@@ -146,20 +195,8 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       subscriptions.push(subscription as unknown as Subscription<Topic>);
     },
     async start() {
-      // The broker may be down when a service starts: writes must still succeed (the
-      // outbox keeps events), so consumers attach in the background and keep retrying.
       stopped = false;
-      starting = (async () => {
-        for (let attempt = 1; !stopped; attempt++) {
-          try {
-            await attachConsumers();
-            return;
-          } catch (err) {
-            logger.warn({ err: String(err), attempt }, 'kafka not reachable yet; retrying');
-            await new Promise((r) => setTimeout(r, Math.min(5000, 500 * attempt)));
-          }
-        }
-      })();
+      reattach();
     },
     async stop() {
       stopped = true;
