@@ -215,7 +215,7 @@ describe('runner', () => {
     const job = fake.add({ title: 'Huge log', raw_text: 'x' });
     const { deps } = counted(fake, {
       extract: async () => ({
-        output: { markdown: 'word '.repeat(2_000_001), format: 'text', metadata: {}, notes: [] },
+        output: { markdown: 'word '.repeat(2_000_001), title: null, format: 'text', metadata: {}, notes: [] },
         model: 'passthrough@1',
         input_digest: '0'.repeat(64),
       }),
