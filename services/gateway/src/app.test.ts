@@ -35,7 +35,7 @@ let server: Server;
 let base: string;
 
 /** The gateway on these fake peers, listening on a free port, with `env` as its settings. */
-function listen(env: Record<string, string>): Server {
+function listen(env: Record<string, string>, degraded?: () => Promise<string[]>): Server {
   const app = createGatewayApp({
     config: gatewayHttpSchema.parse(env),
     peers,
@@ -45,6 +45,7 @@ function listen(env: Record<string, string>): Server {
       throw new Error('no keys');
     },
     ready: async () => true,
+    ...(degraded ? { degraded } : {}),
   });
   return app.listen(0);
 }
@@ -70,6 +71,21 @@ const call = (path: string, init: RequestInit & { key?: string } = {}) =>
   });
 
 describe('gateway', () => {
+  it('/readyz stays 200 while a module is degraded and names it (the embedded server)', async () => {
+    let degraded: string[] = ['vectors'];
+    const probe = listen({}, async () => degraded);
+    try {
+      const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/readyz`;
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ready', degraded: ['vectors'] });
+      degraded = [];
+      expect(await (await fetch(url)).json()).toEqual({ status: 'ready' });
+    } finally {
+      await new Promise<void>((r) => probe.close(() => r()));
+    }
+  });
+
   it('answers 401 problem+json with WWW-Authenticate without credentials', async () => {
     const res = await call('/api/v1/nodes');
     expect(res.status).toBe(401);

@@ -30,6 +30,11 @@ export interface GatewayDeps {
   keys: JWTVerifyGetKey;
   /** True when the gateway's own dependencies are reachable (GET /readyz); never its peers. */
   ready: () => Promise<boolean>;
+  /**
+   * What answers in a reduced way while the gateway stays ready (the embedded server's
+   * modules: `vectors` while the vector index is unreachable), named in /readyz's body.
+   */
+  degraded?: () => Promise<string[]>;
   /** Request metrics, served on the separate METRICS_PORT by the caller (never on this app). */
   metrics?: Metrics;
   /** Live events for GET /events, fed from the bus by the caller (none: streams stay silent). */
@@ -68,7 +73,10 @@ export function createGatewayApp(deps: GatewayDeps) {
   });
   app.get('/readyz', async (_req, res) => {
     const ready = await deps.ready().catch(() => false);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+    const degraded = ready && deps.degraded ? await deps.degraded().catch((): string[] => []) : [];
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'not ready', ...(degraded.length > 0 ? { degraded } : {}) });
   });
 
   // A kv outage (Redis down) answers 503 with Retry-After wherever limits are consumed.

@@ -169,6 +169,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     events,
     apiKeys,
     ready: async () => (await Promise.all(modules.map((m) => m.ready()))).every(Boolean),
+    degraded: async () => (await Promise.all(modules.map((m) => m.degraded?.() ?? []))).flat(),
   });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
