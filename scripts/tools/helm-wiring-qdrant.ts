@@ -137,8 +137,11 @@ async function qdrantPoints(url: string, apiKey: string): Promise<Record<string,
 export interface RestartCheck {
   gateway: string;
   outbox: string;
-  /** Kills the search process (SIGKILL) and starts a new one with a fresh /tmp, as a new pod; resolves once ready. */
-  restartSearch(): Promise<void>;
+  /**
+   * Kills the search process (SIGKILL) and starts a new one with a fresh /tmp, as a new pod;
+   * resolves once ready, with a function that reads what the new process has logged so far.
+   */
+  restartSearch(): Promise<() => string>;
   /** The chart's Qdrant, when it runs one: restarted on its storage too, and its points counted. */
   qdrant?: { pod: QdrantPod; apiKey: string };
 }
@@ -158,10 +161,16 @@ export async function semanticSurvivesRestart(c: RestartCheck) {
   if (c.qdrant && !Object.values(before).some((n) => n > 0)) fail(`no point in Qdrant's kg_nodes_* collections`);
   log(`node ${id} found by meaning at rank ${first}; Qdrant holds ${JSON.stringify(before)}`);
 
-  await c.restartSearch();
-  // Nothing else writes: the node is found again without being embedded again.
+  const restartedLog = await c.restartSearch();
   const again = await findByMeaning(c.gateway, auth, id, Date.now() + 30_000);
   if (again === null) fail(`after the search pod's restart, node ${id} is no longer found by semantic search`);
+  // Found from the vectors kept, not embedded again: a search process that finds its collection
+  // missing says so (services/search/src/collection-refill.ts) and re-embeds every node, which
+  // takes hours at scale and leaves semantic search incomplete meanwhile.
+  if (/collection was missing and is made anew/.test(restartedLog()))
+    fail(
+      `the vectors did not survive the search pod's restart: the new process made its collection anew and embeds every node again`,
+    );
   log(`after the search pod's restart (SIGKILL, fresh /tmp): found at rank ${again}`);
 
   if (c.qdrant) {

@@ -29,7 +29,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -368,7 +368,8 @@ async function main() {
         old.child.once('exit', () => resolve());
         old.child.kill('SIGKILL');
       });
-      const fresh = { pod: old.pod, ...run(old.pod, envOf(old.pod, `${at}-search-restarted`)) };
+      const from = statSync(old.logFile).size; // the new process appends to the same log file
+      const fresh = { pod: old.pod, ...run(old.pod, envOf(old.pod, 'search-restarted')) };
       started[at] = fresh;
       await waitReady(
         `http://127.0.0.1:${locals.get('search')!.http}`,
@@ -376,6 +377,7 @@ async function main() {
         'search (restarted)',
         fresh.logFile,
       );
+      return () => readFileSync(fresh.logFile, 'utf8').slice(from);
     };
     await semanticSurvivesRestart({
       gateway,
