@@ -51,10 +51,16 @@ const qdrant = spawn(bin, [], {
   },
 });
 
-async function post(route: string, body: unknown) {
+/**
+ * One POST; `keepAlive: false` asks for a new connection per request (`connection: close`).
+ * Qdrant's HTTP server (actix-web) leaves Nagle's algorithm on: on a kept-alive connection a
+ * response written in two parts waits for the client's delayed ACK (40 ms on Linux) about
+ * every other request, which would hide the differences between the settings below.
+ */
+async function post(route: string, body: unknown, keepAlive = false) {
   const res = await fetch(`${url}${route}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(keepAlive ? {} : { connection: 'close' }) },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`POST ${route}: ${res.status} ${await res.text()}`);
@@ -114,6 +120,8 @@ try {
     payload: boolean | string[];
     params?: Record<string, unknown>;
     model?: boolean;
+    /** Requests on kept-alive connections (as the adapter's client sends them today). */
+    keepAlive?: boolean;
   }
   const request = (s: Setting, vector: number[], exact = false) => ({
     query: vector,
@@ -125,28 +133,32 @@ try {
     params: { ...s.params, ...(exact ? { exact: true } : {}) },
   });
   const settings: Setting[] = [
-    { name: 'semantic today: limit 200, whole payload', limit: 200, payload: true },
-    { name: 'hybrid leg today: limit 100, whole payload', limit: 100, payload: true },
+    { name: 'semantic today: limit 200, whole payload, kept-alive', limit: 200, payload: true, keepAlive: true },
+    { name: 'hybrid leg today: limit 100, whole payload, kept-alive', limit: 100, payload: true, keepAlive: true },
+    { name: 'limit 200, whole payload, new connection', limit: 200, payload: true },
+    { name: 'limit 100, whole payload, new connection', limit: 100, payload: true },
     { name: 'limit 100, payload `_id` only', limit: 100, payload: ['_id'] },
     { name: 'limit 100, no payload', limit: 100, payload: false },
     { name: 'limit 100, `_id` only, tenant filter only', limit: 100, payload: ['_id'], model: false },
-    { name: 'limit 100, `_id` only, hnsw_ef 64', limit: 100, payload: ['_id'], params: { hnsw_ef: 64 } },
+    { name: 'limit 100, `_id` only, hnsw_ef 128', limit: 100, payload: ['_id'], params: { hnsw_ef: 128 } },
     { name: 'limit 100, `_id` only, hnsw_ef 256', limit: 100, payload: ['_id'], params: { hnsw_ef: 256 } },
+    { name: 'limit 100, `_id` only, hnsw_ef 512', limit: 100, payload: ['_id'], params: { hnsw_ef: 512 } },
     { name: 'limit 100, `_id` only, exact', limit: 100, payload: ['_id'], params: { exact: true } },
     { name: 'limit 200, `_id` only', limit: 200, payload: ['_id'] },
+    { name: 'limit 200, `_id` only, hnsw_ef 400', limit: 200, payload: ['_id'], params: { hnsw_ef: 400 } },
   ];
-  const ids = async (body: unknown) =>
-    (await post(`/collections/${collection}/points/query`, body)).result.points.map((p) => p.id);
+  const ids = async (body: unknown, keepAlive?: boolean) =>
+    (await post(`/collections/${collection}/points/query`, body, keepAlive)).result.points.map((p) => p.id);
   log(`\n${NODES.toLocaleString()} points of one tenant, ${QUERIES} queries, Qdrant alone (ms, REST, client side)\n`);
   log('| setting | 1 client p50 | p95 | 16 clients p50 | p95 | recall vs exact |');
   log('|---|---|---|---|---|---|');
   for (const s of settings) {
-    for (const v of queries.slice(0, 5)) await ids(request(s, v)); // warm-up
+    for (const v of queries.slice(0, 5)) await ids(request(s, v), s.keepAlive); // warm-up
     const one: number[] = [];
     let recall = 0;
     for (const v of queries) {
       const t = performance.now();
-      const got = await ids(request(s, v));
+      const got = await ids(request(s, v), s.keepAlive);
       one.push(performance.now() - t);
       const exact = new Set(await ids(request(s, v, true)));
       recall += exact.size === 0 ? 1 : got.filter((id) => exact.has(id)).length / exact.size;
@@ -159,7 +171,7 @@ try {
         while (next < work.length) {
           const v = work[next++]!;
           const t = performance.now();
-          await ids(request(s, v));
+          await ids(request(s, v), s.keepAlive);
           many.push(performance.now() - t);
         }
       }),
