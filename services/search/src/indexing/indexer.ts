@@ -3,7 +3,13 @@ import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { isVectorIndexUnavailable, type VectorIndex, type VectorPoint } from '@kg/vectors';
 import { createCollectionGate, type CollectionGate } from '../vector-health';
-import { findPendingDocuments, markEmbedded, recordEmbedFailure, type PendingDocument } from '../store/documents';
+import {
+  findPendingDocuments,
+  markEmbedded,
+  recordEmbedFailure,
+  requeueDocument,
+  type PendingDocument,
+} from '../store/documents';
 import type { Embeds, TenantEmbedder } from '../tenant-embedder';
 import { nodePassages, poolVectors } from './text';
 import { describeError, EMBED_MAX_FAILURES, planAfterFailure } from './retry';
@@ -146,7 +152,7 @@ export function createIndexer(deps: IndexerDeps) {
     await deps.vectors.upsert(collection, [
       { id: doc.nodeId, vector, payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
     ]);
-    await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model, PAYLOAD_VERSION);
+    await recorded(doc, deps.embedder.model, PAYLOAD_VERSION);
     return true;
   }
 
@@ -169,8 +175,18 @@ export function createIndexer(deps: IndexerDeps) {
       );
       return embedOne(doc, node);
     }
-    await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model, PAYLOAD_VERSION);
+    await recorded(doc, deps.embedder.model, PAYLOAD_VERSION);
     return true;
+  }
+
+  /**
+   * Records a vector write of `doc`; when the document changed meanwhile, makes it pending again
+   * (requeueDocument): with several search replicas indexing from one database, the write just
+   * made may have replaced a newer one, and a node deleted meanwhile may have got a point.
+   */
+  async function recorded(doc: PendingDocument, model: string | null, payloadVersion?: number): Promise<void> {
+    if (!(await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, model, payloadVersion ?? null)))
+      await requeueDocument(deps.db, doc.tenantId, doc.nodeId);
   }
 
   /** Returns how many documents it handled (embedded, removed, failed, or parked for a retry). */
@@ -187,7 +203,7 @@ export function createIndexer(deps: IndexerDeps) {
     const batch = pending.slice(0, batchSize);
     for (const doc of batch.filter((d) => d.deleted)) {
       await deps.vectors.delete(collection, [doc.nodeId]);
-      await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, null);
+      await recorded(doc, null);
     }
     const byTenant = new Map<string, PendingDocument[]>();
     for (const doc of batch.filter((d) => !d.deleted))

@@ -193,8 +193,8 @@ export async function recordEmbedFailure(
 
 /**
  * Records what the vector index now holds for a document, only if the document is still at
- * `version` (a newer event that arrived meanwhile leaves it pending). `model` null: no vector.
- * `payloadVersion`: the layout of the point's payload (ignored without a vector).
+ * `version` (a newer event that arrived meanwhile leaves it pending); false when it is not.
+ * `model` null: no vector. `payloadVersion`: the layout of the point's payload (ignored without a vector).
  */
 export async function markEmbedded(
   db: DbOrTx,
@@ -203,9 +203,9 @@ export async function markEmbedded(
   version: number,
   model: string | null,
   payloadVersion: number | null = null,
-): Promise<void> {
+): Promise<boolean> {
   const none = model === null;
-  await db
+  const rows = await db
     .update(documents)
     .set({
       embeddedVersion: none ? null : version,
@@ -213,7 +213,25 @@ export async function markEmbedded(
       embeddedPayload: none ? null : payloadVersion,
       ...noFailures,
     })
-    .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId), eq(documents.version, version)));
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId), eq(documents.version, version)))
+    .returning({ nodeId: documents.nodeId });
+  return rows.length === 1;
+}
+
+/**
+ * After a vector write for a version the document no longer has (markEmbedded missed): the
+ * index may now hold that older write over a newer one another indexer recorded meanwhile, or
+ * a point of a node deleted meanwhile. The document is made pending again: a live one is
+ * embedded again from graph's current text, a tombstone has its point removed again.
+ */
+export async function requeueDocument(db: DbOrTx, tenantId: string, nodeId: string): Promise<void> {
+  await db
+    .update(documents)
+    .set({
+      embeddedVersion: sql`case when ${documents.deletedAt} is null then null else -1 end`,
+      embeddedPayload: null,
+    })
+    .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId)));
 }
 
 /** Indexing progress: live documents, and those whose vector is current for `model`. */
