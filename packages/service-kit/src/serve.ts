@@ -28,6 +28,13 @@ export async function serveService(
   const { module, verifier, logger } = opts;
   const app = express();
   app.disable('x-powered-by');
+  let closing = false;
+  // Once closing, every answer ends its connection: a caller's kept-alive connection would
+  // otherwise carry new requests until the shutdown grace runs out and cuts one mid-write.
+  app.use((_req, res, next) => {
+    if (closing) res.setHeader('Connection', 'close');
+    next();
+  });
   const metrics = createMetrics(module.name);
   module.registerMetrics?.(metrics.registry);
   app.use(metrics.middleware);
@@ -89,7 +96,10 @@ export async function serveService(
     server,
     metricsPort: metricsServer.port,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
       await metricsServer.close();
     },
   };
