@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Images of the scripts/k8s cluster, built with buildah (no daemon, no registry) and imported
+# into its containerd (the cluster must be up):
+#   images.sh cluster          the pod sandbox (localhost/pause:3.10) and CoreDNS
+#   images.sh app TAG…         the service image (scripts/tools/build-image.sh) under each TAG
+#                              (localhost/knowledge-graph:TAG)
+#   images.sh infra            PostgreSQL, Redis, Kafka, MinIO, Qdrant (images-infra.sh)
+# Archives are cached in $KG_K8S_CACHE/images, keyed by what they hold.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+source "$ROOT/scripts/k8s/lib.sh"
+ARCHIVES="$K8S_CACHE/images"
+mkdir -p "$ARCHIVES"
+have() { ctr_ images ls -q | grep -qx "$1"; }
+
+# scratch_image NAME BINARY ENTRYPOINT-JSON [buildah config args…]: one static binary in an empty image.
+scratch_image() {
+  local name=$1 bin=$2 entry=$3 key archive
+  shift 3
+  key="$(sha256sum "$bin" | cut -c1-12)"
+  archive="$ARCHIVES/$(tr '/:' '__' <<<"$name")-$key.tar"
+  have "$name" && [[ -f "$archive" ]] && return 0
+  if [[ ! -f "$archive" ]]; then
+    local c
+    c=$(bh from scratch)
+    bh copy "$c" "$bin" "/$(basename "$bin")" >/dev/null
+    bh config --entrypoint "$entry" "$@" "$c"
+    bh commit --quiet "$c" "$name" >/dev/null
+    bh rm "$c" >/dev/null
+    rm -f "$ARCHIVES/$(tr '/:' '__' <<<"$name")"-*.tar
+    bh push --quiet "$name" "docker-archive:$archive:$name"
+  fi
+  import_image "$name" "$archive"
+}
+
+case "${1:-}" in
+  cluster)
+    scratch_image localhost/pause:3.10 "$K8S_BIN/pause" '["/pause"]' --user 65535:65535
+    scratch_image localhost/coredns:local "$K8S_BIN/coredns" '["/coredns"]'
+    ;;
+  app)
+    shift
+    [[ $# -gt 0 ]] || die "images.sh app TAG…"
+    image="$(bash "$ROOT/scripts/tools/build-image.sh")"
+    driver="$(cat "${KG_IMAGE_CACHE:-$HOME/.cache/kg/image}/driver")"
+    cache="${KG_IMAGE_CACHE:-$HOME/.cache/kg/image}"
+    id="$(buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
+      inspect --type image --format '{{.FromImageID}}' "$image")"
+    archive="$ARCHIVES/knowledge-graph-${id:0:12}.tar"
+    if [[ ! -f "$archive" ]]; then
+      rm -f "$ARCHIVES"/knowledge-graph-*.tar
+      buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
+        push --quiet "$image" "docker-archive:$archive:$image"
+    fi
+    import_image "$image" "$archive"
+    for tag in "$@"; do
+      ctr_ images tag --force "$image" "localhost/knowledge-graph:$tag" >/dev/null
+      log "image localhost/knowledge-graph:$tag = $image (${id:0:12})"
+    done
+    ;;
+  infra) bash "$K8S_SCRIPTS/images-infra.sh" ;;
+  *) die "usage: images.sh cluster | app TAG… | infra" ;;
+esac
