@@ -17,6 +17,9 @@ ETCD_VERSION=v3.6.16   # the etcd release Kubernetes 1.34 is tested with
 COREDNS_VERSION=v1.14.7
 
 mkdir -p "$K8S_BIN" "$K8S_CACHE/src"
+# One build at a time (CI starts one in the background; up.sh then waits for it here).
+exec 9>"$K8S_CACHE/.build.lock"
+flock 9
 command -v go >/dev/null || die "the Go toolchain (go) is required"
 
 # Debian's packages: containerd 1.6 and runc, the bridge/host-local/portmap/loopback CNI

@@ -5,6 +5,8 @@
 #   images.sh app TAG…         the service image (scripts/tools/build-image.sh) under each TAG
 #                              (localhost/knowledge-graph:TAG)
 #   images.sh infra            PostgreSQL, Redis, Kafka, MinIO, Qdrant (images-infra.sh)
+#   images.sh tests            the chart's `helm test` image: curl and sh (localhost/curl:8,
+#                              Debian's curl on a minbase debootstrap)
 # Archives are cached in $KG_K8S_CACHE/images, keyed by what they hold.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -59,5 +61,25 @@ case "${1:-}" in
     done
     ;;
   infra) bash "$K8S_SCRIPTS/images-infra.sh" ;;
-  *) die "usage: images.sh cluster | app TAG… | infra" ;;
+  tests)
+    name=localhost/curl:8
+    archive="$ARCHIVES/curl-bookworm.tar"
+    have "$name" && [[ -f "$archive" ]] && exit 0
+    if [[ ! -f "$archive" ]]; then
+      rootfs="$K8S_CACHE/rootfs/curl"
+      rm -rf "$rootfs"
+      debootstrap --variant=minbase --include=curl,ca-certificates bookworm "$rootfs" http://deb.debian.org/debian \
+        >"$K8S_CACHE/debootstrap-curl.log" 2>&1 || { tail -n 20 "$K8S_CACHE/debootstrap-curl.log" >&2; exit 1; }
+      rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/{doc,man,locale}
+      c=$(bh from scratch)
+      bh copy "$c" "$rootfs/" / >/dev/null
+      bh config --cmd '["/bin/sh"]' --user 65534:65534 "$c"
+      bh commit --quiet "$c" "$name" >/dev/null
+      bh rm "$c" >/dev/null
+      rm -rf "$rootfs"
+      bh push --quiet "$name" "docker-archive:$archive:$name"
+    fi
+    import_image "$name" "$archive"
+    ;;
+  *) die "usage: images.sh cluster | app TAG… | infra | tests" ;;
 esac

@@ -42,7 +42,8 @@ export function parseMessage(raw: string): { headers: Record<string, string>; te
   return { headers, text: text.replace(/\r\n/g, '\n').trimEnd() };
 }
 
-export function startSmtpSink(dir: string): Promise<SmtpSink> {
+/** `host`: the address to listen on (loopback unless a cluster's pods must reach it). */
+export function startSmtpSink(dir: string, host = '127.0.0.1'): Promise<SmtpSink> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let count = 0;
   const sockets = new Set<Socket>();
@@ -101,7 +102,7 @@ export function startSmtpSink(dir: string): Promise<SmtpSink> {
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const { port } = server.address() as { port: number };
       resolve({
         port,
