@@ -141,8 +141,10 @@ build_minio() {
 build_qdrant() {
   # As qdrant/qdrant: WORKDIR /qdrant with ./qdrant and ./entrypoint.sh, storage and
   # snapshots below it (volumes in the chart), no config file (the built-in defaults; the
-  # chart sets the rest with QDRANT__* variables).
+  # chart sets the rest with QDRANT__* variables), the CA certificates.
   local c=$1
+  # Its HTTP client refuses to start without the system's CA certificates.
+  apt_in "$c" ca-certificates
   bh run "$c" -- sh -ec 'mkdir -p /qdrant/storage /qdrant/snapshots /qdrant/config'
   bh copy --quiet --chmod 0755 "$c" "$QDRANT_BIN" /qdrant/qdrant
   bh copy --quiet --chmod 0755 "$c" "$FILES/qdrant-entrypoint.sh" /qdrant/entrypoint.sh
