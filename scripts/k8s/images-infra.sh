@@ -170,9 +170,12 @@ image() {
     started=$SECONDS
     base_image
     c=$(bh from --quiet "$BASE")
+    # shellcheck disable=SC2064 # expanded now: the working container of this image
+    trap "bh rm '$c' >/dev/null 2>&1; rm -f '$archive.tmp' '$kafka_list'" EXIT
     "build_$what" "$c"
     bh config --label "dev.kg.infra.key=$key" "$c"
     bh commit --quiet --rm "$c" "$name" >/dev/null
+    trap 'rm -f "$kafka_list"' EXIT
     rm -f "$ARCHIVES/$file"-*.tar
     bh push --quiet "$name" "docker-archive:$archive.tmp:$name"
     mv "$archive.tmp" "$archive"
@@ -180,7 +183,9 @@ image() {
     log "image $name ($key) built in $((SECONDS - started)) s: $size"
   fi
   [[ -n "${KG_INFRA_IMAGES_BUILD_ONLY:-}" ]] && return 0
+  started=$SECONDS
   import_image "$name" "$archive"
+  log "image $name ($key) imported in $((SECONDS - started)) s"
   mkdir -p "$MARKS"
   echo "$key" >"$MARKS/$file"
 }
