@@ -34,6 +34,9 @@ QDRANT_VERSION=v1.18.3 # the chart's qdrant.image.tag
 [[ -n "$KAFKA_VERSION" ]] || die "no <kafka.version> in $KAFKA_POM"
 [[ -n "$MINIO_VERSION" ]] || die "no MINIO_VERSION in scripts/infra/minio.sh"
 mkdir -p "$ARCHIVES" "$(dirname "$ROOTFS")" "$APT_CACHE/lists/partial" "$APT_CACHE/archives/partial"
+# One run at a time (the apt cache, the base and buildah's names are shared).
+exec 9>"$K8S_CACHE/images-infra.lock"
+flock -w 1800 9 || die "another images-infra.sh has held $K8S_CACHE/images-infra.lock for 30 minutes"
 SELF="$(cat "${BASH_SOURCE[0]}" | sha256sum | cut -c1-16)"
 
 # 1. The shared base: debootstrap --variant=minbase, documentation left out of every later
@@ -153,13 +156,14 @@ build_qdrant() {
     --entrypoint '["./entrypoint.sh"]' --cmd '[]' "$c"
 }
 
-have() { ctr_ images ls -q 2>/dev/null | grep -qx "$1"; }
+# (grep reads the whole list: with -q it would stop early and ctr's SIGPIPE fail the pipeline)
+have() { ctr_ images ls -q 2>/dev/null | grep -x "$1" >/dev/null; }
 
 # image NAME WHAT KEY-INPUT…: builds (unless its archive is cached) and imports one image.
 image() {
   local name=$1 what=$2 key archive file c started size
   shift 2
-  key="$( (echo "$BASE $SELF"; sha256sum "$@") | sha256sum | cut -c1-12)"
+  key="$( (echo "$BASE $SELF"; for f in "$@"; do sha256sum <"$f"; done) | sha256sum | cut -c1-12)"
   file="$(tr '/:' '__' <<<"$name")"
   archive="$ARCHIVES/$file-$key.tar"
   if [[ -f "$archive" ]] && [[ "$(cat "$MARKS/$file" 2>/dev/null)" == "$key" ]] && have "$name"; then
