@@ -13,7 +13,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$ROOT/scripts/k8s/lib.sh"
 ARCHIVES="$K8S_CACHE/images"
 mkdir -p "$ARCHIVES"
-have() { ctr_ images ls -q | grep -qx "$1"; }
+# (grep reads to the end: with -q it would stop early, and pipefail would see ctr die of SIGPIPE.)
+have() { ctr_ images ls -q | grep -x "$1" >/dev/null; }
 
 # scratch_image NAME BINARY ENTRYPOINT-JSON [buildah config args…]: one static binary in an empty image.
 scratch_image() {

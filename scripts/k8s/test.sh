@@ -40,7 +40,7 @@ bash scripts/k8s/images.sh app ci-1 ci-2
 bash scripts/k8s/images.sh infra
 bash scripts/k8s/images.sh tests
 step "the test servers (deploy/test-infra)"
-kctl apply -f deploy/test-infra/ >/dev/null
+kctl apply -f deploy/test-infra/manifests/ >/dev/null
 for s in $(kctl -n kg-infra get statefulsets -o name); do
   kctl -n kg-infra rollout status "$s" --timeout=300s >/dev/null
 done

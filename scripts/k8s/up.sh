@@ -20,7 +20,8 @@ daemon() {
   local name=$1
   shift
   running "$name" && return 0
-  in_ns "$@" >"$L/$name.log" 2>&1 &
+  # nsenter execs the component: the PID recorded is the component's own.
+  nsenter --mount="$K8S_STATE/mntns" --net="/run/netns/$K8S_NETNS" "$@" >"$L/$name.log" 2>&1 &
   echo $! >"$K8S_STATE/pids/$name.pid"
 }
 
@@ -107,6 +108,11 @@ kctl apply -f "$K8S_SCRIPTS/cluster/storage.yaml" >/dev/null
 for i in $(seq -w 1 12); do
   dir="$K8S_STATE/volumes/pv$i"
   mkdir -p "$dir" && chmod 0777 "$dir"
+  # A volume released by a deleted claim (Retain) is emptied and made available again.
+  if [[ "$(kctl get pv "local-pv$i" -o jsonpath='{.status.phase}' 2>/dev/null)" == Released ]]; then
+    find "$dir" -mindepth 1 -delete
+    kctl patch pv "local-pv$i" --type json -p '[{"op":"remove","path":"/spec/claimRef"}]' >/dev/null
+  fi
   kctl get pv "local-pv$i" >/dev/null 2>&1 || kctl apply -f - >/dev/null <<EOV
 apiVersion: v1
 kind: PersistentVolume
