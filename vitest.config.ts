@@ -61,6 +61,17 @@ export default defineConfig({
         test: {
           name: 'distributed',
           include: ['test/e2e/**/*.test.ts', 'test/distributed/**/*.test.ts'],
+          // The clients' own suites (the CLI, the MCP server's stdio transport and package, the
+          // docs) test the clients, which see one API whatever the mode: they run against the
+          // embedded server only (npm test). The API suites, MCP over HTTP among them, run here too.
+          exclude: [
+            '**/node_modules/**',
+            'test/e2e/cli-*.test.ts',
+            'test/e2e/mcp-stdio.test.ts',
+            'test/e2e/mcp-package.test.ts',
+            'test/e2e/mcp-refresh.test.ts',
+            'test/e2e/docs.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['test/distributed/support/global-setup.ts'],
           testTimeout: 60_000,

@@ -54,7 +54,7 @@ cleanup() {
   local rc=$?
   stop_server
   if [[ $rc -ne 0 && -n "$LOG" && -f "$LOG" ]]; then echo "load-graph: last server log lines:" >&2; tail -n 30 "$LOG" >&2; fi
-  [[ -n "$WORK" ]] && rm -rf "$WORK"
+  if [[ -n "$WORK" ]]; then rm -rf "$WORK"; fi # (a false test here would be the exit status)
 }
 trap cleanup EXIT
 
