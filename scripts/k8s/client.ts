@@ -61,7 +61,7 @@ export async function signIn(base: string, outbox: string, tag: string): Promise
         body: { name: `k8s-${tag}` },
       });
       if (key.status !== 201) throw new Error(`api key: ${key.status} ${key.text}`);
-      return `Bearer ${key.body.key}`;
+      return `ApiKey ${key.body.key}`;
     }
     await sleep(100);
   }

@@ -105,6 +105,12 @@ export const gatewayConfigSchema = gatewayHttpSchema
     ...env.redis,
     /** Per-call timeout towards internal services. */
     PEER_TIMEOUT_MS: env.positiveInt(10_000),
+    /**
+     * On SIGTERM, how long the gateway keeps answering (readiness 503, every answer with
+     * `Connection: close`) before it stops listening: behind a Kubernetes Service the signal
+     * races the pod's removal from the endpoints (the chart sets 5000). 0: stop at once.
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /** GET /events: capture and node changes arrive from Kafka (a consumer group per replica). */
     ...env.kafka,
   })

@@ -11,6 +11,7 @@ import { connectService } from '@kg/trpc';
 import { apiKeyCache, createGatewayApp } from './app';
 import { revocationsFromBus } from './http/api-key-revocations';
 import { applyServerTimeouts } from './http/server-timeouts';
+import { drainOnShutdown, type Drain } from './http/shutdown';
 import { gatewayConfigSchema } from './config';
 import { createEventFeed, feedFromBus } from './events/feed';
 import { PEER_CONTRACTS, type GatewayPeers } from './peers';
@@ -44,7 +45,12 @@ try {
   // Ready when its own dependency (Redis: rate limits, cursors) is. Peers are not checked: a
   // peer that is down turns only its own routes into 503, and the JWKS comes from the auth
   // peer (cached; unreachable keys answer 503 on the routes that need them).
-  const ready = () => kv.ping();
+  // While it stops (SHUTDOWN_DRAIN_MS), it is not ready: the Service's endpoints drop it.
+  const stopping: { drain?: Drain } = {};
+  const ready = async () => {
+    if (stopping.drain?.draining()) throw new Error('shutting down');
+    return kv.ping();
+  };
   const metrics = createMetrics('gateway');
   // GET /events: every replica consumes the capture and node events in a group of its own,
   // from the newest message on, and fans them out to the streams it holds.
@@ -67,12 +73,16 @@ try {
   applyServerTimeouts(server, config);
   const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
   logger.info({ port: metricsServer.port }, 'gateway metrics listening');
+  // Keeps answering for SHUTDOWN_DRAIN_MS (readiness failing, connections ending), then stops
+  // listening; open event streams are cut 5 s later.
+  const drain = drainOnShutdown(server, { drainMs: config.SHUTDOWN_DRAIN_MS, forceMs: 5000 });
+  stopping.drain = drain;
   const shutdown = () => {
-    server.close(() => {
-      void Promise.all([metricsServer.close(), bus.stop()]).then(() => process.exit(0));
-    });
-    // Open event streams never finish on their own: cut what is left after a grace period.
-    setTimeout(() => server.closeAllConnections(), 5000).unref();
+    logger.info({ drainMs: config.SHUTDOWN_DRAIN_MS }, 'gateway stopping');
+    void drain
+      .shutdown()
+      .then(() => Promise.all([metricsServer.close(), bus.stop()]))
+      .then(() => process.exit(0));
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
