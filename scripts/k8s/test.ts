@@ -288,6 +288,11 @@ async function main() {
 
   // 6. helm uninstall: nothing of the release is left.
   sh('helm', ['uninstall', RELEASE, '-n', NS, '--wait', '--timeout', '5m']);
+  // helm waits for the objects it made; their pods go by garbage collection, each after its grace period.
+  for (let i = 0; kjson<{ items: Pod[] }>('-n', NS, 'get', 'pods').items.length > 0; i++) {
+    if (i >= 180) fail('pods of the release were still there 180 s after helm uninstall');
+    await sleep(1000);
+  }
   const kinds = kubectl('api-resources', '--verbs=list', '--namespaced', '-o', 'name')
     .split('\n')
     .filter((k) => k && !/^(events|events\.events\.k8s\.io)$/.test(k));
