@@ -227,10 +227,17 @@ async function main() {
   const created = migrations.reduce((n, e) => n + (e.count ?? 1), 0);
   if (created !== 1)
     fail(`the migrations Job made ${created} pods during the upgrade (want 1): ${JSON.stringify(migrations)}`);
-  for (const component of ['gateway', 'auth', 'graph', 'para', 'captures', 'search', 'ingest-worker'])
-    for (const pod of podsOf(component))
-      if (!pod.spec.containers.every((c) => c.image.endsWith(`:${nextTag}`)))
-        fail(`${pod.metadata.name} runs ${pod.spec.containers.map((c) => c.image).join(', ')} after the upgrade`);
+  // helm's --wait ends once the new pods are ready; the old ones may still be draining
+  // (the gateway's SHUTDOWN_DRAIN_MS, then its grace period): each must be gone within 120 s.
+  const stale = () =>
+    ['gateway', 'auth', 'graph', 'para', 'captures', 'search', 'ingest-worker']
+      .flatMap((component) => podsOf(component))
+      .filter((pod) => !pod.spec.containers.every((c) => c.image.endsWith(`:${nextTag}`)))
+      .map((pod) => `${pod.metadata.name} (${pod.spec.containers.map((c) => c.image).join(', ')})`);
+  for (let i = 0; stale().length > 0; i++) {
+    if (i >= 120) fail(`pods still on the old image 120 s after the upgrade: ${stale().join(', ')}`);
+    await sleep(1000);
+  }
   log('upgrade: the migrations Job ran once, every pod runs the new image, no request failed');
 
   // 5. Faults under load.
