@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { E2E_SMOKE as SMOKE, e2eSmokeFile } from '../tools/e2e-smoke';
 import { startSmtpSink } from '../tools/smtp-sink';
 import { Writer, call, findNode, missingNodes, signIn } from './client';
 import { installBlock } from './install-block';
@@ -43,16 +44,7 @@ const FULL = `${RELEASE}-knowledge-graph`;
  * event reaches it, within API_KEY_CACHE_TTL_SECONDS (docs/API.md; proven across replicas by
  * test/distributed/api-key-revocation.test.ts).
  */
-const E2E_SMOKE = [
-  'auth',
-  'nodes',
-  'links',
-  'graph-seed',
-  'graph-neighbors',
-  'para',
-  'captures-upload',
-  'search-keyword',
-];
+const E2E_SMOKE = SMOKE.filter((f) => f !== 'api-keys');
 
 const figures: Record<string, string> = {};
 const t0 = Date.now();
@@ -152,7 +144,7 @@ async function main() {
   // 2. The e2e smoke pass, then the logs of every pod checked for the secrets it saw.
   const e2e = await run(
     path.join(ROOT, 'scripts/node24.sh'),
-    ['vitest', 'run', '--project', 'e2e', ...E2E_SMOKE.map((f) => `test/e2e/${f}.test.ts`)],
+    ['vitest', 'run', '--project', 'e2e', ...E2E_SMOKE.map(e2eSmokeFile)],
     { env: { ...process.env, E2E_BASE_URL: gateway, E2E_OUTBOX_DIR: sink.dir } },
   );
   if (e2e !== 0) fail(`the e2e smoke pass through the gateway's Service failed (exit ${e2e})`);

@@ -51,25 +51,15 @@ import {
   type Pod,
 } from './helm-wiring-env';
 import { qdrantPod, semanticSurvivesRestart, type QdrantPod } from './helm-wiring-qdrant';
+import { E2E_SMOKE as SMOKE, e2eSmokeFile } from './e2e-smoke';
 import { startSmtpSink } from './smtp-sink';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The chart under test (KG_WIRING_CHART: a copy, e.g. one broken on purpose). */
 const CHART = process.env['KG_WIRING_CHART'] ?? path.join(ROOT, 'deploy/helm/knowledge-graph');
 const RELEASE = 'kg';
-/** The smoke pass: sign-in, keys, nodes and links, graph views, PARA, uploads (S3), keyword search, logs. */
-const E2E_SMOKE = [
-  'auth',
-  'api-keys',
-  'nodes',
-  'links',
-  'graph-seed',
-  'graph-neighbors',
-  'para',
-  'captures-upload',
-  'search-keyword',
-  'zz-logs',
-].map((f) => `test/e2e/${f}.test.ts`);
+/** The smoke pass (e2e-smoke.ts), then the logs. */
+const E2E_SMOKE = [...SMOKE, 'zz-logs'].map(e2eSmokeFile);
 
 const { values: args } = parseArgs({
   options: {
