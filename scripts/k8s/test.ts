@@ -220,7 +220,7 @@ async function main() {
   if (created !== 1)
     fail(`the migrations Job made ${created} pods during the upgrade (want 1): ${JSON.stringify(migrations)}`);
   // helm's --wait ends once the new pods are ready; the old ones may still be draining
-  // (the gateway's SHUTDOWN_DRAIN_MS, then its grace period): each must be gone within 120 s.
+  // (SHUTDOWN_DRAIN_MS, then their grace period): each must be gone within 120 s.
   const stale = () =>
     ['gateway', 'auth', 'graph', 'para', 'captures', 'search', 'ingest-worker']
       .flatMap((component) => podsOf(component))

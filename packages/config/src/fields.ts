@@ -24,6 +24,8 @@ export const secret = (minLength = 32) => z.string().min(minLength, `must be at 
 
 /** Port of the separate Prometheus `/metrics` listener (never the public or service port; 0 picks a free port). */
 export const metricsPort = () => port(9464);
+/** SHUTDOWN_DRAIN_MS: after SIGTERM, how long a service keeps answering (readiness 503) before it stops listening. */
+export const shutdownDrainMs = () => z.coerce.number().int().min(0).max(60_000).default(0);
 
 const base64url32 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url (43 characters)');
 const jwkFields = {
@@ -104,6 +106,7 @@ export const serviceBase = {
   PORT: port(3000),
   HOST: z.string().default('0.0.0.0'),
   METRICS_PORT: metricsPort(),
+  SHUTDOWN_DRAIN_MS: shutdownDrainMs(),
   LOG_LEVEL: logLevel(),
   ...database,
   INTERNAL_SIGNING_KEY: internalSigningKey(),

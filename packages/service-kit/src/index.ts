@@ -3,3 +3,4 @@ export { serveService, type ServeOptions } from './serve';
 export { runServiceProcess, migrateIfAsked, failFast, type Migrations, type RunOptions } from './run';
 export { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics';
 export { createPeriodicJob, type PeriodicJob } from './periodic';
+export { drainOnShutdown, type Drain } from './drain';

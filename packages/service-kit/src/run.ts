@@ -28,6 +28,8 @@ export interface RunOptions {
   /** Checks the internal token of each call (the public keys of the services). */
   verifier: InternalTokenVerifier;
   shutdownGraceMs?: number;
+  /** SHUTDOWN_DRAIN_MS: how long it keeps answering after the signal, readiness failing (serveService). */
+  shutdownDrainMs?: number;
 }
 
 /**
@@ -56,12 +58,13 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
     metricsPort: opts.metricsPort,
     verifier: opts.verifier,
     logger,
+    drainMs: opts.shutdownDrainMs ?? 0,
   });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, drainMs: opts.shutdownDrainMs ?? 0 }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown grace period exceeded; exiting');
       process.exit(1);

@@ -64,3 +64,29 @@ describe('serveService', () => {
     expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', service: 'probe' });
   });
 });
+
+describe('serveService shutdown with a drain (SHUTDOWN_DRAIN_MS)', () => {
+  it('keeps answering after close() for the drain, not ready and closing each connection, then stops listening', async () => {
+    const draining = await serveService({
+      module: { ...module, name: 'drained' },
+      port: 0,
+      host: '127.0.0.1',
+      metricsPort: 0,
+      logger: createLogger('test', 'silent'),
+      drainMs: 1500,
+    } as unknown as Parameters<typeof serveService>[0]);
+    const address = draining.server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const closed = draining.close();
+    // The caller behind a Service may still be sent here: it is answered, on a connection that then ends.
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('connection')).toBe('close');
+    const readiness = await fetch(`${url}/readyz`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toEqual({ status: 'not ready', service: 'drained' });
+    await closed;
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});

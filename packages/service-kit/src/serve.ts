@@ -5,6 +5,7 @@ import type { InternalTokenVerifier } from '@kg/tokens';
 import type { Logger } from '@kg/logger';
 import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
+import { drainOnShutdown, type Drain } from './drain';
 import { createMetrics, serveMetrics } from './metrics';
 
 export interface ServeOptions {
@@ -15,6 +16,12 @@ export interface ServeOptions {
   metricsPort: number;
   verifier: InternalTokenVerifier;
   logger: Logger;
+  /**
+   * On close, how long the service keeps answering (readiness 503, every answer closing its
+   * connection) before it stops listening: callers reach it through a Service whose endpoints
+   * drop it only after the signal (SHUTDOWN_DRAIN_MS; 0 stops at once).
+   */
+  drainMs?: number;
 }
 
 /**
@@ -28,13 +35,8 @@ export async function serveService(
   const { module, verifier, logger } = opts;
   const app = express();
   app.disable('x-powered-by');
-  let closing = false;
-  // Once closing, every answer ends its connection: a caller's kept-alive connection would
-  // otherwise carry new requests until the shutdown grace runs out and cuts one mid-write.
-  app.use((_req, res, next) => {
-    if (closing) res.setHeader('Connection', 'close');
-    next();
-  });
+  // The server's drain (below): from close() on, readiness fails and every answer ends its connection.
+  const state: { drain?: Drain } = {};
   const metrics = createMetrics(module.name);
   module.registerMetrics?.(metrics.registry);
   app.use(metrics.middleware);
@@ -42,7 +44,8 @@ export async function serveService(
     res.json({ status: 'ok', service: module.name });
   });
   app.get('/readyz', async (_req, res) => {
-    const ready = await module.ready().catch(() => false);
+    // Not ready while draining: the Service's endpoints drop this pod before it stops listening.
+    const ready = !state.drain?.draining() && (await module.ready().catch(() => false));
     const degraded = ready && module.degraded ? await module.degraded().catch((): string[] => []) : [];
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not ready',
@@ -90,16 +93,18 @@ export async function serveService(
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
   });
+  // Once closing, every answer ends its connection (a caller's kept-alive connection would
+  // otherwise carry new requests until the shutdown grace runs out and cuts one mid-write);
+  // idle connections are closed when it stops listening, and requests in flight finish.
+  const drain = drainOnShutdown(server, { drainMs: opts.drainMs ?? 0 });
+  state.drain = drain;
   const metricsServer = await serveMetrics(metrics.registry, opts.metricsPort, opts.host ?? '0.0.0.0');
   logger.info({ port: opts.port, metricsPort: metricsServer.port }, `${module.name} service listening`);
   return {
     server,
     metricsPort: metricsServer.port,
     close: async () => {
-      closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
+      await drain.shutdown();
       await metricsServer.close();
     },
   };

@@ -43,6 +43,7 @@ try {
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,
+    shutdownDrainMs: config.SHUTDOWN_DRAIN_MS,
     verifier: internal.verifier,
   });
 } catch (err) {

@@ -110,7 +110,7 @@ export const gatewayConfigSchema = gatewayHttpSchema
      * `Connection: close`) before it stops listening: behind a Kubernetes Service the signal
      * races the pod's removal from the endpoints (the chart sets 5000). 0: stop at once.
      */
-    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    SHUTDOWN_DRAIN_MS: env.shutdownDrainMs(),
     /** GET /events: capture and node changes arrive from Kafka (a consumer group per replica). */
     ...env.kafka,
   })

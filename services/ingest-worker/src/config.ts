@@ -81,6 +81,7 @@ export const ingestWorkerConfigSchema = z
     // The worker keeps no state of its own (the captures service holds runs and leases): no database.
     HOST: env.serviceBase.HOST,
     METRICS_PORT: env.serviceBase.METRICS_PORT,
+    SHUTDOWN_DRAIN_MS: env.serviceBase.SHUTDOWN_DRAIN_MS,
     LOG_LEVEL: env.serviceBase.LOG_LEVEL,
     INTERNAL_SIGNING_KEY: env.serviceBase.INTERNAL_SIGNING_KEY,
     INTERNAL_PUBLIC_KEYS: env.serviceBase.INTERNAL_PUBLIC_KEYS,

@@ -316,6 +316,7 @@ KAFKA_SASL_MECHANISM: {{ . | quote }}
 DATABASE_STATEMENT_TIMEOUT_MS: {{ .Values.postgres.statementTimeoutMs | int64 | quote }}
 DATABASE_CONNECT_TIMEOUT_MS: {{ .Values.postgres.connectTimeoutMs | int64 | quote }}
 METRICS_PORT: {{ .Values.metrics.port | int64 | quote }}
+SHUTDOWN_DRAIN_MS: {{ mul .Values.config.shutdownDrainSeconds 1000 | int64 | quote }}
 BLOB_STORE: "s3"
 {{- with .Values.objectStorage.endpoint }}
 S3_ENDPOINT: {{ . | quote }}

@@ -6,6 +6,4 @@ events from Kafka for GET /events (a consumer group per replica), so it gets the
 {{- include "kg.kafkaEnv" . }}
 - name: PEER_TIMEOUT_MS
   value: {{ .root.Values.gateway.peerTimeoutMs | int64 | quote }}
-- name: SHUTDOWN_DRAIN_MS
-  value: {{ mul .root.Values.gateway.shutdownDrainSeconds 1000 | int64 | quote }}
 {{- end }}

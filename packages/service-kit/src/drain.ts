@@ -13,9 +13,9 @@ export interface Drain {
  * connections included, while every answer carries `Connection: close` (a client's kept-alive
  * connection ends after its next answer and the client reconnects to another pod) and
  * readiness fails. Then it stops listening, closes idle connections, and cuts what is left
- * (event streams) `forceMs` later.
+ * (event streams) `forceMs` later, if given (otherwise in-flight requests finish).
  */
-export function drainOnShutdown(server: Server, opts: { drainMs: number; forceMs: number }): Drain {
+export function drainOnShutdown(server: Server, opts: { drainMs: number; forceMs?: number }): Drain {
   let draining = false;
   let done: Promise<void> | undefined;
   // First of the 'request' listeners, so the header is set before any handler answers.
@@ -30,7 +30,7 @@ export function drainOnShutdown(server: Server, opts: { drainMs: number; forceMs
         setTimeout(() => {
           server.close(() => resolve());
           server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), opts.forceMs).unref();
+          if (opts.forceMs !== undefined) setTimeout(() => server.closeAllConnections(), opts.forceMs).unref();
         }, opts.drainMs).unref();
       });
       return done;

@@ -1,7 +1,7 @@
 import { createServer, Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { drainOnShutdown } from './shutdown';
+import { drainOnShutdown } from './drain';
 
 const servers: Server[] = [];
 afterEach(() => {
