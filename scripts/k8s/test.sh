@@ -33,8 +33,10 @@ trap finish EXIT
 
 step "the cluster (scripts/k8s/build.sh, up.sh)"
 bash scripts/k8s/up.sh
-step "tools: helm, k6 (scripts/tools/install.sh)"
+step "tools: helm, k6 (scripts/tools/install.sh), Node.js 24 (scripts/node24.sh)"
 TOOLS="$(bash scripts/tools/install.sh helm k6)"
+# Installed here, on the host's network: the test itself runs in the cluster's namespace, offline.
+scripts/node24.sh node --version >/dev/null
 step "images: the service image (ci-1, ci-2) and the test servers'"
 bash scripts/k8s/images.sh app ci-1 ci-2
 bash scripts/k8s/images.sh infra
