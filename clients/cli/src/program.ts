@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { authCommands } from './commands/auth.ts';
 import { captureCommands } from './commands/captures.ts';
 import { graphCommands } from './commands/graph.ts';
+import { importBookmarksCommand } from './commands/import-bookmarks.ts';
 import { keyCommands } from './commands/keys.ts';
 import { nodeCommands } from './commands/nodes.ts';
 import { paraCommands } from './commands/para.ts';
@@ -47,6 +48,7 @@ ${ENVIRONMENT}`,
     searchCommands,
     keyCommands,
     vaultCommands,
+    importBookmarksCommand,
   ])
     add(program);
   // Every subcommand exits through runCli (exit codes) and suggests --help on mistakes.

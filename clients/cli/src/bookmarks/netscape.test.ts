@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { parseNetscape } from './netscape.ts';
+import type { Chunks, Entry } from './types.ts';
+
+const all = async (chunks: Chunks) => {
+  const out: Entry[] = [];
+  for await (const e of parseNetscape(chunks)) out.push(e);
+  return out;
+};
+
+const FILE = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks</H1>
+<DL><p>
+    <DT><H3 ADD_DATE="1500000000">Dev &amp; Ops</H3>
+    <DL><p>
+        <DT><A HREF="https://a.example/?x=1&amp;y=2" ADD_DATE="1550000000" TAGS="rust,cli">Tom &amp; Jerry &lt;3 &#x263A;</A>
+        <DD>A note about it
+        <DT><H3>Deeper</H3>
+        <DL><p>
+            <DT><A HREF="https://b.example/">B</A>
+        </DL><p>
+        <DT><A HREF="javascript:alert(1)">bookmarklet</A>
+    </DL><p>
+    <DT><A HREF="https://c.example/">C</A>
+    <DT><A>no address</A>
+</DL><p>
+`;
+
+describe('parseNetscape', () => {
+  it('reads nested folders, entities, dates, tags and notes, each with its line', async () => {
+    const entries = await all([FILE]);
+    expect(entries).toEqual([
+      {
+        kind: 'bookmark',
+        line: 8,
+        url: 'https://a.example/?x=1&y=2',
+        title: 'Tom & Jerry <3 ☺',
+        folders: ['Dev & Ops'],
+        tags: ['rust', 'cli'],
+        addedAt: new Date(1_550_000_000_000),
+        note: 'A note about it',
+      },
+      { kind: 'bookmark', line: 12, url: 'https://b.example/', title: 'B', folders: ['Dev & Ops', 'Deeper'], tags: [] },
+      {
+        kind: 'bookmark',
+        line: 14,
+        url: 'javascript:alert(1)',
+        title: 'bookmarklet',
+        folders: ['Dev & Ops'],
+        tags: [],
+      },
+      { kind: 'bookmark', line: 16, url: 'https://c.example/', title: 'C', folders: [], tags: [] },
+      { kind: 'problem', line: 17, message: 'a link without an address (no HREF)' },
+    ]);
+  });
+
+  it('gives the same entries and lines whatever the chunking (one character at a time)', async () => {
+    expect(await all([...FILE])).toEqual(await all([FILE]));
+  });
+
+  it('a file cut inside a bookmark imports what comes before and reports the cut by line', async () => {
+    const cut = FILE.slice(0, FILE.indexOf('">C</A>') + 4);
+    const entries = await all([cut]);
+    expect(entries.filter((e) => e.kind === 'bookmark').map((e) => e.kind === 'bookmark' && e.url)).toEqual([
+      'https://a.example/?x=1&y=2',
+      'https://b.example/',
+      'javascript:alert(1)',
+    ]);
+    expect(entries.at(-1)).toEqual({
+      kind: 'problem',
+      line: 16,
+      message: 'the file ends inside this bookmark (truncated)',
+      url: 'https://c.example/',
+    });
+  });
+
+  it('a file cut inside a tag is reported by line', async () => {
+    const entries = await all(['<DL><p>\n<DT><A HREF="https://a.example/">A</A>\n<DT><A HREF="https://b.exa']);
+    expect(entries).toEqual([
+      { kind: 'bookmark', line: 2, url: 'https://a.example/', title: 'A', folders: [], tags: [] },
+      { kind: 'problem', line: 3, message: 'the file ends inside a tag (truncated)' },
+    ]);
+  });
+
+  it("reads Pocket's HTML export (lower-case tags, time_added, tags attribute)", async () => {
+    const entries = await all([
+      '<!DOCTYPE html>\n<html><body><h1>Unread</h1>\n<ul>\n<li><a href="https://p.example/x" time_added="1600000000" tags="read,later">P</a></li>\n</ul></body></html>',
+    ]);
+    expect(entries).toEqual([
+      {
+        kind: 'bookmark',
+        line: 4,
+        url: 'https://p.example/x',
+        title: 'P',
+        folders: [],
+        tags: ['read', 'later'],
+        addedAt: new Date(1_600_000_000_000),
+      },
+    ]);
+  });
+
+  it('a multi-byte character split between chunks stays whole', async () => {
+    const bytes = Buffer.from('<DT><A HREF="https://a.example/">café ☺</A>');
+    const at = bytes.indexOf(Buffer.from('☺')) + 1;
+    const entries = await all([bytes.subarray(0, at), bytes.subarray(at)]);
+    expect(entries[0]).toMatchObject({ title: 'café ☺' });
+  });
+});

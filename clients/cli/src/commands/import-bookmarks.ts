@@ -1,0 +1,119 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { type Command, Option } from 'commander';
+import { readClientEnv } from '@kg/sdk';
+import { examples, jsonOption, kg, type JsonOption } from '../context.ts';
+import { EXIT, Failure, UsageError } from '../exit-codes.ts';
+import { err, note, printFields, printJson } from '../output.ts';
+import { detectFormat, readHead } from '../bookmarks/detect.ts';
+import { ImportStopped, importBookmarks, type ImportProgress, type Outcome } from '../bookmarks/importer.ts';
+import { readBookmarks } from '../bookmarks/parse.ts';
+import { StateFile, sha256File } from '../bookmarks/state.ts';
+import { place, type BookmarkFormat } from '../bookmarks/types.ts';
+
+interface ImportOpts extends JsonOption {
+  format: 'auto' | BookmarkFormat;
+}
+
+const outcomeWord = (o: Outcome) =>
+  o.kind === 'skipped' ? `skipped (${o.reason})` : o.kind === 'failed' ? `failed: ${o.error}` : o.kind;
+
+/** A bar on a terminal (by bytes read); a plain line per entry otherwise. */
+async function progressOf(tty: boolean, size: number) {
+  let read = 0;
+  if (!tty) {
+    const progress: ImportProgress = {
+      entry(index, entry, outcome) {
+        const what = entry.kind === 'bookmark' ? entry.url : '';
+        note(`[${index}] ${place(entry)} ${outcomeWord(outcome)}${what ? ` ${what}` : ''}`);
+      },
+      waiting: (s) => note(`rate limited by the server: waiting ${s} s`),
+    };
+    return { progress, onBytes: undefined, stop: () => undefined };
+  }
+  const { SingleBar } = await import('cli-progress');
+  const bar = new SingleBar({
+    format: `Importing {bar} {percentage}% · {imported} imported · {duplicates} duplicates · {skipped} skipped · {failed} failed{wait}`,
+    hideCursor: true,
+    stream: process.stderr,
+  });
+  bar.start(Math.max(size, 1), 0, { imported: 0, duplicates: 0, skipped: 0, failed: 0, wait: '' });
+  const progress: ImportProgress = {
+    entry(_index, _entry, _outcome, counts) {
+      const skipped = Object.values(counts.skipped).reduce((a, b) => a + b, 0);
+      bar.update(read, { ...counts, skipped, wait: '' });
+    },
+    waiting: (s) => bar.update(read, { wait: ` · rate limited, waiting ${s} s` }),
+  };
+  return {
+    progress,
+    onBytes: (n: number) => {
+      read = n;
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+export function importBookmarksCommand(program: Command): void {
+  examples(
+    jsonOption(
+      program
+        .command('import-bookmarks')
+        .summary('import bookmarks (browser HTML, Pocket CSV, Karakeep JSON) as URL captures; resumable')
+        .description(
+          'Import a bookmark file as URL captures: the Netscape bookmark HTML every browser exports (and Raindrop, Linkwarden, Karakeep, Pocket), Pocket\'s CSV export, or Karakeep\'s JSON export. The file is streamed (any size). Each http(s) bookmark becomes a capture (source "cli"); its folders and tags, its date (ADD_DATE) and note are kept in the capture\'s "why". Already captured URLs are skipped as duplicates; javascript:, data:, file: and other non-web addresses are skipped and counted; entries that cannot be read are reported with their line. An interrupted import resumes where it stopped when run again (state under KG_CONFIG_DIR/imports). The API\'s rate limit is waited out.',
+        )
+        .argument('<file>', 'the bookmark file')
+        .addOption(
+          new Option('--format <format>', "the file's format (auto: from its content)")
+            .choices(['auto', 'html', 'pocket-csv', 'karakeep-json'])
+            .default('auto'),
+        ),
+    ),
+    [
+      'kg import-bookmarks ~/Downloads/bookmarks.html',
+      'kg import-bookmarks pocket-export.csv --json | jq .imported',
+      'kg import-bookmarks karakeep-export.json --format karakeep-json',
+    ],
+  ).action(async (file: string, opts: ImportOpts) => {
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) throw new UsageError(`not a file: ${file}`);
+    const format = opts.format === 'auto' ? detectFormat(await readHead(file)) : opts.format;
+    if (!format)
+      throw new UsageError(
+        `cannot tell the format of ${path.basename(file)}; name it with --format html|pocket-csv|karakeep-json`,
+      );
+    const client = kg();
+    const stateFile = new StateFile(readClientEnv().configDir, await sha256File(file), client.baseUrl);
+    const { progress, onBytes, stop } = await progressOf(!!process.stderr.isTTY && !opts.json, info.size);
+    const started = Date.now();
+    let summary;
+    try {
+      summary = await importBookmarks(client, readBookmarks(file, format, onBytes), stateFile, progress);
+    } catch (e) {
+      if (e instanceof ImportStopped)
+        throw new Failure(`Import stopped: ${e.message}. Run the same command again to resume.`, EXIT.error);
+      throw e;
+    } finally {
+      stop();
+    }
+    const seconds = (Date.now() - started) / 1000;
+    if (opts.json) printJson({ file, format, ...summary, seconds });
+    else {
+      const skipped = Object.entries(summary.skipped);
+      printFields([
+        ['format', format],
+        ['entries', summary.entries],
+        ...(summary.resumed_from ? ([['resumed after', summary.resumed_from]] as Array<[string, unknown]>) : []),
+        ['imported', summary.imported],
+        ['duplicates', summary.duplicates],
+        ['skipped', skipped.length ? skipped.map(([r, n]) => `${n} ${r.replace(/_/g, ' ')}`).join(', ') : 0],
+        ['failed', summary.failed],
+        ['time', `${seconds.toFixed(1)} s`],
+      ]);
+      for (const f of summary.failures) note(`${err.red('failed')} ${f.place}${f.url ? ` ${f.url}` : ''}: ${f.error}`);
+    }
+    if (summary.failed)
+      throw new Failure(`${summary.failed} bookmark(s) could not be imported (the others were)`, EXIT.error);
+  });
+}
