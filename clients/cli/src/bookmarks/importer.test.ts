@@ -124,7 +124,11 @@ describe('importBookmarks', () => {
       bm(9, 'https://b.example/', { title: 'please refuse me' }),
       bm(10, 'https://c.example/', { title: '' }),
     ];
-    const summary = await importBookmarks(kg, list(entries), new StateFile(configDir, 'f'.repeat(64), baseUrl));
+    const summary = await importBookmarks(
+      kg,
+      list(entries),
+      new StateFile(configDir, 'f'.repeat(64), baseUrl, 'ten_a'),
+    );
     expect(summary).toEqual({
       entries: 8,
       resumed_from: 0,
@@ -158,7 +162,7 @@ describe('importBookmarks', () => {
     const summary = await importBookmarks(
       kg,
       list([bm(1, 'https://a.example/')]),
-      new StateFile(configDir, 'e'.repeat(64), baseUrl),
+      new StateFile(configDir, 'e'.repeat(64), baseUrl, 'ten_a'),
       { entry: () => undefined, waiting: (s) => waits.push(s) },
     );
     expect(summary).toMatchObject({ imported: 1, failed: 0 });
@@ -174,7 +178,7 @@ describe('importBookmarks', () => {
       bm(4, 'https://c.example/'),
     ];
     api.failOnce.add('https://b.example/');
-    const state = () => new StateFile(configDir, 'd'.repeat(64), baseUrl);
+    const state = () => new StateFile(configDir, 'd'.repeat(64), baseUrl, 'ten_a');
     await expect(importBookmarks(kg, list(entries), state())).rejects.toBeInstanceOf(ImportStopped);
     const [saved] = await stateFiles();
     expect(JSON.parse(await readFile(path.join(configDir, 'imports', saved!), 'utf8'))).toMatchObject({
@@ -194,8 +198,22 @@ describe('importBookmarks', () => {
     // The entries before the stop were not looked at again.
     expect(api.calls.some((c) => c.includes('a.example'))).toBe(false);
     expect([...api.captures.keys()]).toEqual(['https://a.example/', 'https://b.example/', 'https://c.example/']);
-    // The same file against another server starts afresh.
-    expect(new StateFile(configDir, 'd'.repeat(64), 'http://other/api/v1').path).not.toBe(state().path);
+    // The same file against another server, or for another tenant, starts afresh.
+    expect(new StateFile(configDir, 'd'.repeat(64), 'http://other/api/v1', 'ten_a').path).not.toBe(state().path);
+    expect(new StateFile(configDir, 'd'.repeat(64), baseUrl, 'ten_b').path).not.toBe(state().path);
+  });
+
+  it('sends titles and notes the API can store: no NUL or other controls, no lone surrogates', async () => {
+    const summary = await importBookmarks(
+      kg,
+      list([bm(1, 'https://a.example/', { title: 'Nul\u0000 and \ud800 bell\u0007', note: 'x\u0000y\udc00' })]),
+      new StateFile(configDir, 'c'.repeat(64), baseUrl, 'ten_a'),
+    );
+    expect(summary).toMatchObject({ imported: 1, failed: 0 });
+    expect(api.captures.get('https://a.example/')!.body).toMatchObject({
+      title: 'Nul and \ufffd bell',
+      why: 'Imported bookmark\n\nxy\ufffd',
+    });
   });
 
   it('keeps the why within the API limit', () => {

@@ -32,6 +32,14 @@ const MAX_WHY = 5000;
 const DEFAULT_RETRY_SECONDS = 5;
 const MAX_RATE_LIMITED_TRIES = 50;
 
+/** C0 controls but tab and newline, and DEL: nothing a title or note needs (the API refuses NUL). */
+const CONTROL = new RegExp('[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]', 'g');
+/** Text as the API can store it: no control characters, no lone surrogates (a JSON `"\\ud800"`). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** `String.prototype.toWellFormed` (ES2024, beyond the project's lib): lone surrogates become U+FFFD. */
+const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, '\uFFFD');
+export const cleanText = (s: string): string => wellFormed(s).replace(CONTROL, '');
+
 /**
  * What the capture's `why` keeps of the bookmark, since captures have no tag or date field:
  * `Imported bookmark · folder: Dev / JS · tags: Dev, JS, a · added 2019-03-04T10:00:00.000Z`, then its note.
@@ -42,9 +50,10 @@ export function bookmarkWhy(b: Bookmark): string {
   const tags = bookmarkTags(b);
   if (tags.length) parts.push(`tags: ${tags.join(', ')}`);
   if (b.addedAt) parts.push(`added ${b.addedAt.toISOString()}`);
-  const head = parts.join(' · ');
-  const why = b.note ? `${head}\n\n${b.note}` : head;
-  return why.length > MAX_WHY ? why.slice(0, MAX_WHY - 1) + '…' : why;
+  const head = cleanText(parts.join(' · '));
+  const note = b.note ? cleanText(b.note) : '';
+  const why = note ? `${head}\n\n${note}` : head;
+  return why.length > MAX_WHY ? wellFormed(why.slice(0, MAX_WHY - 1)) + '…' : why;
 }
 
 /** The tags a bookmark's folders and own tags give: folder names then tags, without repeats. */
@@ -116,7 +125,7 @@ async function importOne(kg: KgClient, b: Bookmark, progress?: ImportProgress): 
       return ok(Promise.resolve(res));
     });
     if (found) return { kind: 'duplicate', captureId: found.capture_id };
-    const title = (b.title || url).slice(0, MAX_TITLE);
+    const title = wellFormed((cleanText(b.title).replace(/\s+/g, ' ').trim() || url).slice(0, MAX_TITLE));
     const capture = await patiently(progress, () =>
       ok(
         kg.api.POST('/captures', {

@@ -20,6 +20,7 @@ const ImportState = z.object({
   version: z.literal(1),
   file_sha256: z.string(),
   base_url: z.string(),
+  tenant_id: z.string(),
   /** Entries (bookmarks and unreadable ones) handled, in the file's order. */
   position: z.number().int().nonnegative(),
   counts: Counts,
@@ -38,18 +39,21 @@ export async function sha256File(file: string): Promise<string> {
 }
 
 /**
- * The state file of one import: `<config dir>/imports/<sha256 of the file's hash and the
- * server's URL>.json`, so the same file imported into another server starts afresh. Written
+ * The state file of one import: `<config dir>/imports/<sha256 of the file's hash, the
+ * server's URL and the tenant>.json`, so the same file imported into another server or
+ * another account starts afresh. Written
  * whole to a temporary file and renamed (a kill never leaves half a state).
  */
 export class StateFile {
   readonly path: string;
   readonly fileSha256: string;
   readonly baseUrl: string;
-  constructor(configDir: string, fileSha256: string, baseUrl: string) {
+  readonly tenantId: string;
+  constructor(configDir: string, fileSha256: string, baseUrl: string, tenantId: string) {
     this.fileSha256 = fileSha256;
     this.baseUrl = baseUrl;
-    const key = createHash('sha256').update(`${fileSha256}\n${baseUrl}`).digest('hex');
+    this.tenantId = tenantId;
+    const key = createHash('sha256').update(`${fileSha256}\n${baseUrl}\n${tenantId}`).digest('hex');
     this.path = path.join(configDir, 'imports', `${key}.json`);
   }
 
@@ -59,13 +63,19 @@ export class StateFile {
       version: 1,
       file_sha256: this.fileSha256,
       base_url: this.baseUrl,
+      tenant_id: this.tenantId,
       position: 0,
       counts: { imported: 0, duplicates: 0, skipped: {}, failed: 0 },
       failures: [],
     };
     try {
       const saved = ImportState.safeParse(JSON.parse(await readFile(this.path, 'utf8')));
-      if (saved.success && saved.data.file_sha256 === this.fileSha256 && saved.data.base_url === this.baseUrl)
+      if (
+        saved.success &&
+        saved.data.file_sha256 === this.fileSha256 &&
+        saved.data.base_url === this.baseUrl &&
+        saved.data.tenant_id === this.tenantId
+      )
         return saved.data;
     } catch {
       // none yet, or unreadable: start afresh (the duplicate check keeps a replay harmless)

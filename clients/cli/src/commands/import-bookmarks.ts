@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
-import { readClientEnv } from '@kg/sdk';
+import { ok, readClientEnv } from '@kg/sdk';
 import { examples, jsonOption, kg, type JsonOption } from '../context.ts';
 import { EXIT, Failure, UsageError } from '../exit-codes.ts';
 import { err, note, printFields, printJson } from '../output.ts';
@@ -84,7 +84,9 @@ export function importBookmarksCommand(program: Command): void {
         `cannot tell the format of ${path.basename(file)}; name it with --format html|pocket-csv|karakeep-json`,
       );
     const client = kg();
-    const stateFile = new StateFile(readClientEnv().configDir, await sha256File(file), client.baseUrl);
+    // Progress is kept per file content, server and tenant (another account starts afresh).
+    const me = await ok(client.api.GET('/auth/me'));
+    const stateFile = new StateFile(readClientEnv().configDir, await sha256File(file), client.baseUrl, me.tenant_id);
     const { progress, onBytes, stop } = await progressOf(!!process.stderr.isTTY && !opts.json, info.size);
     const started = Date.now();
     let summary;
