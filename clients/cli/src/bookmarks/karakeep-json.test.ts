@@ -52,4 +52,20 @@ describe('parseKarakeepJson', () => {
       { kind: 'problem', line: 1, message: expect.stringMatching(/not valid JSON from line 1/) },
     ]);
   });
+
+  it('a huge bookmark is reported by position instead of filling memory', async () => {
+    const entries = await all([
+      '{"bookmarks": [{"content": {"url": "https://a.example/"}}, {"title": "',
+      ...Array<string>(80).fill('x'.repeat(64 * 1024)),
+      '", "content": {"url": "https://b.example/"}}, {"content": {"url": "https://c.example/"}}]}',
+    ]);
+    expect(entries).toEqual([
+      { kind: 'bookmark', index: 0, url: 'https://a.example/', title: '', folders: [], tags: [] },
+      {
+        kind: 'problem',
+        index: 1,
+        message: 'bookmarks[1] is larger than 4 MiB (not a bookmark export); the rest was not read',
+      },
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import parser from 'stream-json/parser.js';
 import pick from 'stream-json/filters/pick.js';
@@ -38,7 +38,8 @@ export async function* parseKarakeepJson(input: Chunks): AsyncGenerator<Entry> {
   const tee = new PassThrough();
   const tokens = parser.asStream();
   const picked = pick.asStream({ filter: 'bookmarks' });
-  const items = tee.pipe(tokens).pipe(picked).pipe(streamArray.asStream());
+  const guard = itemGuard();
+  const items = tee.pipe(tokens).pipe(picked).pipe(guard.stream).pipe(streamArray.asStream());
   // A parser error ends the item stream; the verifier says where.
   const feeding = pipeline(
     Readable.from(input),
@@ -52,7 +53,7 @@ export async function* parseKarakeepJson(input: Chunks): AsyncGenerator<Entry> {
     tee,
   ).catch(() => undefined);
   let failed: Error | undefined;
-  for (const stage of [tokens, picked])
+  for (const stage of [tokens, picked, guard.stream])
     stage.on('error', (e: Error) => {
       failed ??= e;
       items.destroy(e);
@@ -65,6 +66,15 @@ export async function* parseKarakeepJson(input: Chunks): AsyncGenerator<Entry> {
     failed ??= e as Error;
   }
   await feeding;
+  if (guard.tooBig !== undefined) {
+    const i = guard.tooBig;
+    yield {
+      kind: 'problem',
+      index: i,
+      message: `bookmarks[${i}] is larger than 4 MiB (not a bookmark export); the rest was not read`,
+    };
+    return;
+  }
   if (failed || broken) {
     // Wait for the verifier to reach the same place (it runs on the same chunks).
     await new Promise((r) =>
@@ -78,6 +88,42 @@ export async function* parseKarakeepJson(input: Chunks): AsyncGenerator<Entry> {
         : `the file cannot be read: ${failed!.message}`,
     };
   }
+}
+
+const MAX_ITEM = 4 * 1024 * 1024;
+
+/**
+ * Counts the characters of each item of the bookmarks array as its tokens pass (the
+ * assembler would hold an item whole) and fails the stream past 4 MiB: a hostile file
+ * cannot fill memory with one bookmark.
+ */
+function itemGuard() {
+  let depth = 0;
+  let size = 0;
+  let index = 0;
+  const guard = {
+    tooBig: undefined as number | undefined,
+    stream: new Transform({
+      objectMode: true,
+      transform(token: { name: string; value?: unknown }, _enc, done) {
+        if (token.name === 'startObject' || token.name === 'startArray') depth++;
+        else if (token.name === 'endObject' || token.name === 'endArray') depth--;
+        if (depth >= 2 || (depth === 1 && (token.name === 'endObject' || token.name === 'endArray'))) {
+          size += typeof token.value === 'string' ? token.value.length : 1;
+          if (size > MAX_ITEM) {
+            guard.tooBig = index;
+            return done(new Error(`bookmarks[${index}] is larger than 4 MiB`));
+          }
+        }
+        if (depth === 1 && (token.name === 'endObject' || token.name === 'endArray' || /Value$/.test(token.name))) {
+          index++;
+          size = 0;
+        }
+        done(null, token);
+      },
+    }),
+  };
+  return guard;
 }
 
 function toEntry(index: number, value: unknown): Entry {

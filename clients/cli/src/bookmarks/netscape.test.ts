@@ -107,4 +107,35 @@ describe('parseNetscape', () => {
     const entries = await all([bytes.subarray(0, at), bytes.subarray(at)]);
     expect(entries[0]).toMatchObject({ title: 'café ☺' });
   });
+
+  it('a huge title or note is kept short while reading (never held whole)', async () => {
+    const chunk = 'word '.repeat(20_000);
+    const chunks = [
+      '<DT><A HREF="https://a.example/">',
+      ...Array<string>(100).fill(chunk),
+      '</A>\n<DD>',
+      ...Array<string>(100).fill(chunk),
+      '\n',
+    ];
+    const [entry] = await all(chunks);
+    expect(entry).toMatchObject({ kind: 'bookmark', url: 'https://a.example/' });
+    expect((entry as { title: string }).title.length).toBeLessThanOrEqual(10_000);
+    expect((entry as { note: string }).note.length).toBeLessThanOrEqual(10_000);
+  });
+
+  it('a tag that never ends (a huge attribute) stops the reading with its line instead of filling memory', async () => {
+    const entries = await all([
+      '<DL><p>\n<DT><A HREF="https://a.example/">A</A>\n<DT><A HREF="https://b.example/" ICON="data:image/png;base64,',
+      ...Array<string>(100).fill('A'.repeat(64 * 1024)),
+      '">B</A>\n<DT><A HREF="https://c.example/">C</A>\n',
+    ]);
+    expect(entries).toEqual([
+      { kind: 'bookmark', line: 2, url: 'https://a.example/', title: 'A', folders: [], tags: [] },
+      {
+        kind: 'problem',
+        line: 3,
+        message: 'a tag longer than 4 MiB (the file is not a bookmark export); the rest was not read',
+      },
+    ]);
+  });
 });

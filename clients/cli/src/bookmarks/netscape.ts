@@ -3,6 +3,14 @@ import { Parser } from 'htmlparser2';
 import { LineCounter } from './line-counter.ts';
 import { fromUnixSeconds, splitTags, type Chunks, type Entry } from './types.ts';
 
+/** Text kept of a title, folder name or note while reading (the API keeps 500 and 5,000). */
+const MAX_TEXT = 10_000;
+/** A tag (its attributes) longer than this stops the reading: htmlparser2 holds a tag whole. */
+const MAX_TAG = 4 * 1024 * 1024;
+const add = (to: { text: string }, text: string) => {
+  if (to.text.length < MAX_TEXT) to.text += text.slice(0, MAX_TEXT - to.text.length);
+};
+
 interface OpenAnchor {
   line: number;
   href: string | undefined;
@@ -92,9 +100,9 @@ export async function* parseNetscape(input: Chunks): AsyncGenerator<Entry> {
         }
       },
       ontext(text) {
-        if (anchor) anchor.text += text;
-        else if (heading) heading.text += text;
-        else if (dd) dd.text += text;
+        if (anchor) add(anchor, text);
+        else if (heading) add(heading, text);
+        else if (dd) add(dd, text);
       },
       onclosetag(name, implied) {
         if (name === 'a') {
@@ -126,11 +134,30 @@ export async function* parseNetscape(input: Chunks): AsyncGenerator<Entry> {
 
   let ending = false;
   const decoder = new StringDecoder('utf8');
+  /** A tag still open at the end of the chunks so far: where it began and how long it is. */
+  let openTag: { line: number; length: number } | undefined;
+  let read = 0;
   for await (const raw of input) {
     const chunk = typeof raw === 'string' ? raw : decoder.write(raw);
     lines.push(chunk);
     parser.write(chunk);
     yield* queue.splice(0);
+    const lt = chunk.lastIndexOf('<');
+    const gt = chunk.lastIndexOf('>');
+    if (lt > gt) openTag = { line: lines.lineAt(read + lt), length: chunk.length - lt };
+    else if (gt > lt) openTag = undefined;
+    else if (openTag) openTag.length += chunk.length;
+    read += chunk.length;
+    if (openTag && openTag.length > MAX_TAG) {
+      flush();
+      yield* queue.splice(0);
+      yield {
+        kind: 'problem',
+        line: openTag.line,
+        message: 'a tag longer than 4 MiB (the file is not a bookmark export); the rest was not read',
+      };
+      return;
+    }
   }
   ending = true;
   const rest = decoder.end();

@@ -74,4 +74,16 @@ describe('parsePocketCsv', () => {
       { kind: 'problem', line: 1, message: 'not a Pocket CSV export: no "url" column' },
     ]);
   });
+
+  it('a huge cell is reported by line instead of filling memory', async () => {
+    const entries = await all([
+      'title,url\nA,https://a.example/\n"',
+      ...Array<string>(80).fill('x'.repeat(64 * 1024)),
+      '",https://b.example/\nC,https://c.example/\n',
+    ]);
+    expect(entries).toEqual([
+      { kind: 'bookmark', line: 2, url: 'https://a.example/', title: 'A', folders: [], tags: [] },
+      { kind: 'problem', line: 3, message: 'a row longer than 4 MiB (not a bookmark export); the rest was not read' },
+    ]);
+  });
 });

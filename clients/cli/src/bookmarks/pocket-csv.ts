@@ -4,6 +4,8 @@ import { fromUnixSeconds, splitTags, type Chunks, type Entry } from './types.ts'
 
 type Row = Record<string, string | undefined>;
 
+const MAX_RECORD = 4 * 1024 * 1024;
+
 /**
  * Reads Pocket's CSV export (`title,url,time_added,tags,status`, tags as `a|b`) with
  * csv-parse, chunk by chunk: quoted commas and newlines are the library's job, memory stays
@@ -14,15 +16,20 @@ type Row = Record<string, string | undefined>;
 export async function* parsePocketCsv(input: Chunks): AsyncGenerator<Entry> {
   const queue: Entry[] = [];
   let header = 'unknown' as 'unknown' | 'ok' | 'bad';
+  let tooBig: number | undefined;
   const parser = parse({
     bom: true,
     columns: (names: string[]) => names.map((h) => h.trim().toLowerCase()),
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
+    // A row over 4 MiB (a cell the file never closes, a hostile file) is skipped, never held.
+    max_record_size: MAX_RECORD,
     raw: true,
     on_skip: (e: CsvError | undefined) => {
-      queue.push({ kind: 'problem', line: lineOf(e), message: `unreadable row: ${e?.message ?? 'malformed'}` });
+      // csv-parse does not find its feet after an oversized row: stop there.
+      if (e?.code === 'CSV_MAX_RECORD_SIZE') tooBig ??= lineOf(e);
+      else queue.push({ kind: 'problem', line: lineOf(e), message: `unreadable row: ${e?.message ?? 'malformed'}` });
       return undefined;
     },
     // With `raw`, csv-parse hands over { record, raw }: the raw text gives the row's first line.
@@ -41,7 +48,16 @@ export async function* parsePocketCsv(input: Chunks): AsyncGenerator<Entry> {
     if (fatal) break;
     if (!parser.write(chunk)) await Promise.race([once(parser, 'drain'), once(parser, 'error')]).catch(() => {});
     yield* queue.splice(0);
-    if (header === 'bad') break;
+    if (header === 'bad' || tooBig !== undefined) break;
+  }
+  if (tooBig !== undefined) {
+    parser.destroy();
+    yield {
+      kind: 'problem',
+      line: tooBig,
+      message: 'a row longer than 4 MiB (not a bookmark export); the rest was not read',
+    };
+    return;
   }
   if (!fatal && header !== 'bad') {
     parser.end();
