@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKgClient, type KgClient } from '@kg/sdk';
+import { ApiError, createKgClient, type KgClient } from '@kg/sdk';
 import { ImportStopped, bookmarkWhy, importBookmarks } from './importer.ts';
 import { StateFile } from './state.ts';
 import type { Bookmark, Entry } from './types.ts';
@@ -17,11 +17,13 @@ interface Api {
   rateLimitNext: number;
   /** URLs whose POST answers 500 (once each). */
   failOnce: Set<string>;
+  /** POSTs answer 401 (a revoked key). */
+  revoked: boolean;
 }
 
 let server: Server;
 let baseUrl = '';
-const api: Api = { captures: new Map(), calls: [], rateLimitNext: 0, failOnce: new Set() };
+const api: Api = { captures: new Map(), calls: [], rateLimitNext: 0, failOnce: new Set(), revoked: false };
 
 const body = async (req: IncomingMessage) => {
   let s = '';
@@ -54,6 +56,10 @@ beforeAll(async () => {
       }
       if (req.method === 'POST' && url.pathname === '/api/v1/captures') {
         const b = await body(req);
+        if (api.revoked) {
+          res.writeHead(401, { 'content-type': 'application/problem+json' });
+          return res.end(problem(401, 'Unauthorized'));
+        }
         if (api.rateLimitNext > 0) {
           api.rateLimitNext--;
           res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' });
@@ -87,6 +93,7 @@ beforeEach(async () => {
   api.calls = [];
   api.rateLimitNext = 0;
   api.failOnce.clear();
+  api.revoked = false;
   configDir = await mkdtemp(path.join(tmpdir(), 'kg-import-state-'));
   kg = createKgClient({ env: { baseUrl, apiKey: `key_${'a'.repeat(26)}.${'b'.repeat(43)}`, configDir } });
   return () => rm(configDir, { recursive: true, force: true });
@@ -214,6 +221,20 @@ describe('importBookmarks', () => {
       title: 'Nul and \ufffd bell',
       why: 'Imported bookmark\n\nxy\ufffd',
     });
+  });
+
+  it('a refused credential stops the import as an authentication error (exit 3), progress kept', async () => {
+    const state = new StateFile(configDir, 'b'.repeat(64), baseUrl, 'ten_a');
+    api.revoked = true;
+    const stopped = await importBookmarks(
+      kg,
+      list([bm(1, 'ftp://x.example/'), bm(2, 'https://a.example/')]),
+      state,
+    ).catch((e: unknown) => e);
+    expect(stopped).toBeInstanceOf(ApiError);
+    expect(stopped).not.toBeInstanceOf(ImportStopped);
+    expect((stopped as ApiError).status).toBe(401);
+    expect((await state.load()).position).toBe(1);
   });
 
   it('keeps the why within the API limit', () => {

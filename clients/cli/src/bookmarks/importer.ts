@@ -1,4 +1,4 @@
-import { ApiError, ok, type KgClient } from '@kg/sdk';
+import { ApiError, AuthRequiredError, ok, type KgClient } from '@kg/sdk';
 import { contentTypeOfUrl } from '../commands/capture.ts';
 import { MAX_KEPT, type Counts, type Failed, type StateFile } from './state.ts';
 import { judgeUrl, type SkipReason } from './url.ts';
@@ -15,6 +15,8 @@ export interface ImportProgress {
   entry(index: number, entry: Entry, outcome: Outcome, counts: Counts): void;
   /** The API asked to slow down: waiting this many seconds. */
   waiting(seconds: number): void;
+  /** An earlier run of this import stopped after `position` entries: those are passed over. */
+  resuming?(position: number): void;
 }
 
 export interface ImportSummary extends Counts {
@@ -86,6 +88,7 @@ export async function importBookmarks(
 ): Promise<ImportSummary> {
   const state = await stateFile.load();
   const resumedFrom = state.position;
+  if (resumedFrom) progress?.resuming?.(resumedFrom);
   const { counts } = state;
   const fail = (f: Failed) => {
     counts.failed++;
@@ -135,9 +138,11 @@ async function importOne(kg: KgClient, b: Bookmark, progress?: ImportProgress): 
     );
     return { kind: 'imported', captureId: capture.id };
   } catch (e) {
-    // The bookmark itself was refused: say why and go on. Anything else stops the import.
+    // The bookmark itself was refused: say why and go on. The credential refused or ended:
+    // stop as every command does (exit 3). Anything else stops the import, to be resumed.
     if (e instanceof ApiError && e.status >= 400 && e.status < 500 && ![401, 403, 429].includes(e.status))
       return { kind: 'failed', error: errorText(e) };
+    if (e instanceof AuthRequiredError || (e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
     throw new ImportStopped(errorText(e), { cause: e });
   }
 }

@@ -28,6 +28,7 @@ async function progressOf(tty: boolean, size: number) {
         note(`[${index}] ${place(entry)} ${outcomeWord(outcome)}${what ? ` ${what}` : ''}`);
       },
       waiting: (s) => note(`rate limited by the server: waiting ${s} s`),
+      resuming: (n) => note(`resuming: the ${n} entries an earlier run handled are passed over`),
     };
     return { progress, onBytes: undefined, stop: () => undefined };
   }
@@ -44,6 +45,7 @@ async function progressOf(tty: boolean, size: number) {
       bar.update(read, { ...counts, skipped, wait: '' });
     },
     waiting: (s) => bar.update(read, { wait: ` · rate limited, waiting ${s} s` }),
+    resuming: (n) => bar.update(read, { wait: ` · resuming after ${n} entries` }),
   };
   return {
     progress,
