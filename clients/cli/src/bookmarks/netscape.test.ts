@@ -138,4 +138,54 @@ describe('parseNetscape', () => {
       },
     ]);
   });
+
+  it('reads a Firefox export: toolbar folder, folder descriptions, separators, icons, smart bookmarks', async () => {
+    const firefox = [
+      '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+      '<!-- This is an automatically generated file. -->',
+      '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; script-src 'none'; img-src data: *; object-src 'none'\"></meta>",
+      '<TITLE>Bookmarks</TITLE>',
+      '<H1>Bookmarks Menu</H1>',
+      '<DL><p>',
+      '    <DT><A HREF="place:parent=menu________&queryType=1">Recent Tags</A>',
+      '    <HR>',
+      '    <DT><A HREF="https://example.org/x" ADD_DATE="1600000000" LAST_MODIFIED="1600000001" ICON_URI="https://example.org/favicon.ico" ICON="data:image/png;base64,iVBORw0KGgo=" SHORTCUTURL="ex">Example</A>',
+      '    <DD>Described',
+      '    <DT><H3 ADD_DATE="1" LAST_MODIFIED="2" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks Toolbar</H3>',
+      '    <DD>Add bookmarks to this folder to see them displayed on the Bookmarks Toolbar',
+      '    <DL><p>',
+      '        <DT><A HREF="https://toolbar.example/">On the toolbar</A>',
+      '    </DL><p>',
+      '</DL>',
+    ].join('\n');
+    expect(await all([firefox])).toEqual([
+      {
+        kind: 'bookmark',
+        line: 8,
+        url: 'place:parent=menu________&queryType=1',
+        title: 'Recent Tags',
+        folders: [],
+        tags: [],
+      },
+      {
+        kind: 'bookmark',
+        line: 10,
+        url: 'https://example.org/x',
+        title: 'Example',
+        folders: [],
+        tags: [],
+        addedAt: new Date(1_600_000_000_000),
+        note: 'Described',
+      },
+      {
+        kind: 'bookmark',
+        line: 15,
+        url: 'https://toolbar.example/',
+        title: 'On the toolbar',
+        folders: ['Bookmarks Toolbar'],
+        tags: [],
+      },
+    ]);
+  });
 });
