@@ -58,7 +58,7 @@ function operation(route: Route): ZodOpenApiOperationObject {
       ...problemResponse(route.success.status),
       description: route.success.description,
     };
-  } else if (!route.notImplemented) {
+  } else {
     const { media, schema, description } = route.success;
     responses[String(route.success.status)] = media
       ? { description, content: Object.fromEntries(media.map((m) => [m, { schema: { type: 'string' as const } }])) }
@@ -71,7 +71,6 @@ function operation(route: Route): ZodOpenApiOperationObject {
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
-    ...(route.notImplemented ? { description: `${route.notImplemented}: not available yet; answers 501.` } : {}),
     security: route.auth === 'required' ? [{ bearer: [] }, { apiKey: [] }] : [],
     requestParams: {
       ...(route.params ? { path: route.params as z.ZodObject } : {}),

@@ -12,7 +12,6 @@ import { nodeRoutes } from './nodes';
 import { proposalRoutes } from './proposals';
 import { searchRoutes } from './search';
 import { paraLimits, paraRoutes } from './para';
-import { unbuiltRoutes } from './unbuilt';
 import type { Route } from './route';
 
 /** Every public operation, in matching order (static segments before parameters). */
@@ -50,6 +49,5 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
     ...paraRoutes(paraLimits(kv, config)),
     ...captureRoutes(uploadLimits(kv, config)),
     ...eventRoutes(events, kv, config),
-    ...unbuiltRoutes,
   ];
 }

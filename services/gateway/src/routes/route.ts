@@ -79,8 +79,6 @@ export interface Route<P = unknown, Q = unknown, B = unknown> {
   rateLimit?: LimitGroup;
   /** The operation answers through `cachedView`: the tenant's view token is read while its limits are consumed. */
   keepsViews?: boolean;
-  /** Set on operations whose feature has not landed: answers 501 after authentication. */
-  notImplemented?: string;
   handle(req: RouteRequest<P, Q, B>, peers: GatewayPeers): Promise<RouteResult>;
 }
 
