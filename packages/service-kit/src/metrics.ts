@@ -57,7 +57,15 @@ export async function serveMetrics(registry: Registry, port: number, host = '0.0
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `the metrics port ${host}:${port} is in use: set METRICS_PORT to a free port, or to 0 to pick one`,
+            )
+          : err,
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   const address = server.address();
