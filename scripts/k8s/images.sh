@@ -4,6 +4,7 @@
 #   images.sh cluster          the pod sandbox (localhost/pause:3.10) and CoreDNS
 #   images.sh app TAG…         the service image (scripts/tools/build-image.sh) under each TAG
 #                              (localhost/knowledge-graph:TAG)
+#   images.sh app-archive      only build the service image's archive (no cluster needed)
 #   images.sh infra            PostgreSQL, Redis, Kafka, MinIO, Qdrant (images-infra.sh)
 #   images.sh tests            the chart's `helm test` image: curl and sh (localhost/curl:8,
 #                              Debian's curl on a minbase debootstrap)
@@ -36,25 +37,49 @@ scratch_image() {
   import_image "$name" "$archive"
 }
 
+# app_archive: the service image (scripts/tools/build-image.sh) saved as a docker-archive;
+# prints "IMAGE ARCHIVE ID". Keyed by the files the Dockerfile reads (tracked and untracked,
+# as they are on disk): when the archive of the same files exists, nothing is built, so CI
+# builds it in the background while the tests run (`images.sh app-archive`, no cluster needed)
+# and test:k8s only imports it.
+app_archive() {
+  local key stamp image driver cache id archive
+  key="$( (cd "$ROOT" && echo "${KG_NODE_VERSION:-}/${KG_NPM_VERSION:-}/${KG_IMAGE:-}" &&
+    git ls-files -z -co --exclude-standard -- package.json package-lock.json .npmrc 'tsconfig*.json' \
+      packages services clients 'test/*/package.json' deploy/docker scripts/models scripts/tools/build-image.sh |
+    xargs -0 sha256sum 2>/dev/null || true) | sha256sum | cut -c1-16)"
+  stamp="$ARCHIVES/knowledge-graph.source"
+  if read -r skey image archive id <"$stamp" 2>/dev/null && [[ "$skey" == "$key" && -f "$archive" ]]; then
+    log "service image $image: already built from these files (${id:0:12})"
+    echo "$image $archive $id"
+    return 0
+  fi
+  image="$(bash "$ROOT/scripts/tools/build-image.sh")"
+  cache="${KG_IMAGE_CACHE:-$HOME/.cache/kg/image}"
+  driver="$(cat "$cache/driver")"
+  id="$(buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
+    inspect --type image --format '{{.FromImageID}}' "$image")"
+  archive="$ARCHIVES/knowledge-graph-${id:0:12}.tar"
+  if [[ ! -f "$archive" ]]; then
+    rm -f "$ARCHIVES"/knowledge-graph-*.tar
+    buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
+      push --quiet "$image" "docker-archive:$archive:$image"
+  fi
+  echo "$key $image $archive $id" >"$stamp"
+  echo "$image $archive $id"
+}
+
 case "${1:-}" in
   cluster)
     scratch_image localhost/pause:3.10 "$K8S_BIN/pause" '["/pause"]' --user 65535:65535
     scratch_image localhost/coredns:local "$K8S_BIN/coredns" '["/coredns"]'
     ;;
+  app-archive) app_archive >/dev/null ;;
   app)
     shift
     [[ $# -gt 0 ]] || die "images.sh app TAG…"
-    image="$(bash "$ROOT/scripts/tools/build-image.sh")"
-    driver="$(cat "${KG_IMAGE_CACHE:-$HOME/.cache/kg/image}/driver")"
-    cache="${KG_IMAGE_CACHE:-$HOME/.cache/kg/image}"
-    id="$(buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
-      inspect --type image --format '{{.FromImageID}}' "$image")"
-    archive="$ARCHIVES/knowledge-graph-${id:0:12}.tar"
-    if [[ ! -f "$archive" ]]; then
-      rm -f "$ARCHIVES"/knowledge-graph-*.tar
-      buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
-        push --quiet "$image" "docker-archive:$archive:$image"
-    fi
+    built="$(app_archive)"
+    read -r image archive id <<<"$built"
     import_image "$image" "$archive"
     for tag in "$@"; do
       ctr_ images tag --force "$image" "localhost/knowledge-graph:$tag" >/dev/null
@@ -82,5 +107,5 @@ case "${1:-}" in
     fi
     import_image "$name" "$archive"
     ;;
-  *) die "usage: images.sh cluster | app TAG… | infra | tests" ;;
+  *) die "usage: images.sh cluster | app TAG… | app-archive | infra | tests" ;;
 esac
