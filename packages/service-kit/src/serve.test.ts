@@ -90,3 +90,19 @@ describe('serveService shutdown with a drain (SHUTDOWN_DRAIN_MS)', () => {
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('serveService on a taken port', () => {
+  it('refuses to start with an error that names PORT, not a bare EADDRINUSE', async () => {
+    const address = served.server.address();
+    const taken = typeof address === 'object' && address ? address.port : 0;
+    await expect(
+      serveService({
+        module: { ...module, name: 'second' },
+        port: taken,
+        host: '127.0.0.1',
+        metricsPort: 0,
+        logger: createLogger('test', 'silent'),
+      } as unknown as Parameters<typeof serveService>[0]),
+    ).rejects.toThrow(`the port 127.0.0.1:${taken} is in use: set PORT to a free port`);
+  });
+});

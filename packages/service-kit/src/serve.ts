@@ -1,11 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { InternalTokenVerifier } from '@kg/tokens';
 import type { Logger } from '@kg/logger';
 import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
-import { drainOnShutdown, type Drain } from './drain';
+import { drainOnShutdown } from './drain';
 import { createMetrics, serveMetrics } from './metrics';
 
 export interface ServeOptions {
@@ -35,8 +35,11 @@ export async function serveService(
   const { module, verifier, logger } = opts;
   const app = express();
   app.disable('x-powered-by');
-  // The server's drain (below): from close() on, readiness fails and every answer ends its connection.
-  const state: { drain?: Drain } = {};
+  const server = createServer(app);
+  // Once closing, every answer ends its connection (a caller's kept-alive connection would
+  // otherwise carry new requests until the shutdown grace runs out and cuts one mid-write);
+  // idle connections are closed when it stops listening, and requests in flight finish.
+  const drain = drainOnShutdown(server, { drainMs: opts.drainMs ?? 0 });
   const metrics = createMetrics(module.name);
   module.registerMetrics?.(metrics.registry);
   app.use(metrics.middleware);
@@ -45,7 +48,7 @@ export async function serveService(
   });
   app.get('/readyz', async (_req, res) => {
     // Not ready while draining: the Service's endpoints drop this pod before it stops listening.
-    const ready = !state.drain?.draining() && (await module.ready().catch(() => false));
+    const ready = !drain.draining() && (await module.ready().catch(() => false));
     const degraded = ready && module.degraded ? await module.degraded().catch((): string[] => []) : [];
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not ready',
@@ -90,15 +93,19 @@ export async function serveService(
       onError: (opts) => logUnexpectedError(logger, opts),
     }),
   );
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve(s));
+  const host = opts.host ?? '0.0.0.0';
+  await new Promise<void>((resolve, reject) => {
+    const refused = (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE' ? new Error(`the port ${host}:${opts.port} is in use: set PORT to a free port`) : err,
+      );
+    server.once('error', refused);
+    server.listen(opts.port, host, () => {
+      server.off('error', refused);
+      resolve();
+    });
   });
-  // Once closing, every answer ends its connection (a caller's kept-alive connection would
-  // otherwise carry new requests until the shutdown grace runs out and cuts one mid-write);
-  // idle connections are closed when it stops listening, and requests in flight finish.
-  const drain = drainOnShutdown(server, { drainMs: opts.drainMs ?? 0 });
-  state.drain = drain;
-  const metricsServer = await serveMetrics(metrics.registry, opts.metricsPort, opts.host ?? '0.0.0.0');
+  const metricsServer = await serveMetrics(metrics.registry, opts.metricsPort, host);
   logger.info({ port: opts.port, metricsPort: metricsServer.port }, `${module.name} service listening`);
   return {
     server,
