@@ -28,8 +28,7 @@
  *   bash scripts/tools/helm-wiring.sh --set search.vectors=in-process   # must fail: vectors lost with the pod
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,7 +36,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { parseAllDocuments } from 'yaml';
-import { SERVICE_NAMES } from '@kg/contracts';
 import {
   NAMESPACE,
   checkQdrantKey,
@@ -50,6 +48,7 @@ import {
   type Manifest,
   type Pod,
 } from './helm-wiring-env';
+import { infraPort, operatorSecrets, outsideServers } from './helm-wiring-operator';
 import { qdrantPod, semanticSurvivesRestart, type QdrantPod } from './helm-wiring-qdrant';
 import { E2E_SMOKE as SMOKE, e2eSmokeFile } from './e2e-smoke';
 import { startSmtpSink } from './smtp-sink';
@@ -72,62 +71,6 @@ const { values: args } = parseArgs({
 });
 
 const log = (msg: string) => console.log(`helm-wiring: ${msg}`);
-
-// ---------------------------------------------------------------------------------------
-// Outside servers: the cluster-style names of the values file -> the scripts/infra servers.
-const infraPort = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-function outsideServers(smtpPort: number): Map<string, string> {
-  return new Map([
-    ['postgres.data.svc.cluster.local:5432', `127.0.0.1:${infraPort('KG_PG_PORT', 55432)}`],
-    ['redis-master.data.svc.cluster.local:6379', `127.0.0.1:${infraPort('KG_REDIS_PORT', 56379)}`],
-    ['kafka-0.kafka-headless.data.svc.cluster.local:9092', `127.0.0.1:${infraPort('KG_KAFKA_PORT', 59092)}`],
-    ['minio.storage.svc.cluster.local:9000', `127.0.0.1:${infraPort('KG_MINIO_PORT', 59000)}`],
-    ['smtp-relay.mail.svc.cluster.local:25', `127.0.0.1:${smtpPort}`],
-  ]);
-}
-
-// ---------------------------------------------------------------------------------------
-// The Secrets an operator creates before `helm install` (deploy/README.md, Install).
-interface Made {
-  secrets: Manifest[];
-  valuesFile: string;
-  dbName: string;
-}
-function operatorSecrets(work: string): Made {
-  const keysDir = path.join(work, 'keys');
-  const valuesFile = path.join(work, 'internal-keys.values.yaml');
-  const yaml = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/tools/internal-keys.ts', '--secrets-dir', keysDir],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  writeFileSync(valuesFile, yaml, { mode: 0o600 });
-  const secret = (name: string, data: Record<string, string>): Manifest => ({
-    kind: 'Secret',
-    metadata: { name },
-    stringData: data,
-  });
-  // The README's command for the access-token signing key.
-  const authKey = JSON.stringify(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }));
-  const dbName = `kg_wiring_${Date.now().toString(36)}`;
-  const minioUser = process.env['KG_MINIO_USER'] ?? 'kg-minio';
-  const minioPassword = process.env['KG_MINIO_PASSWORD'] ?? 'kg-minio-local-secret';
-  const secrets = [
-    secret('kg-secrets', {
-      API_KEY_PEPPER: randomBytes(48).toString('base64'),
-      AUTH_SIGNING_KEY: authKey,
-      SMTP_URL: 'smtp://smtp-relay.mail.svc.cluster.local:25',
-    }),
-    secret('kg-postgres', { DATABASE_URL: `postgres://kg:kg@postgres.data.svc.cluster.local:5432/${dbName}` }),
-    secret('kg-object-storage', { S3_ACCESS_KEY_ID: minioUser, S3_SECRET_ACCESS_KEY: minioPassword }),
-    // deploy/README.md: `kubectl create secret generic kg-qdrant --from-literal=QDRANT_API_KEY=…`.
-    secret('kg-qdrant', { QDRANT_API_KEY: randomBytes(32).toString('base64') }),
-    ...SERVICE_NAMES.map((s) =>
-      secret(`kg-internal-${s}`, { INTERNAL_SIGNING_KEY: readFileSync(path.join(keysDir, `${s}.jwk.json`), 'utf8') }),
-    ),
-  ];
-  return { secrets, valuesFile, dbName };
-}
 
 // ---------------------------------------------------------------------------------------
 // Render and read the manifests.
