@@ -1,7 +1,7 @@
 import type { capturesApi, Identity, ProvenanceStage } from '@kg/contracts';
 import { problemFromClientError, type ServiceClient } from '@kg/trpc';
 import { StageError } from './stages/result';
-import type { RunJob } from './runner';
+import type { RunJob } from './run-types';
 
 /** The worker acts for the capture's tenant as the system, never as a person. */
 export const systemIdentity = (tenantId: string): Identity => ({

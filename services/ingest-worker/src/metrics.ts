@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { RunOutcome } from './runner';
+import type { RunOutcome } from './run-types';
 import type { SandboxOutcome } from './stages/extract/sandbox';
 
 /**

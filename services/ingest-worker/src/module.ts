@@ -9,7 +9,7 @@ import { createIngestMetrics } from './metrics';
 import { createStages, extractStageTimeoutMs } from './pipeline';
 import { createWorkPool } from './pool';
 import { createIngestWorkerRouter } from './router';
-import type { RunnerDeps } from './runner';
+import type { RunnerDeps } from './run-types';
 import { createSweeper } from './sweeper';
 
 export { pipelineConfigSchema, pipelineEnv, checkPipeline, type PipelineConfig } from './config';

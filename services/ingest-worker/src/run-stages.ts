@@ -1,25 +1,12 @@
-import { CAPTURE_MARKDOWN_MAX_CHARS, type Capture, type capturesApi } from '@kg/contracts';
+import { CAPTURE_MARKDOWN_MAX_CHARS, type capturesApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import type { ServiceClient } from '@kg/trpc';
 import type { Extracted, ExtractInput } from './stages/extract/index';
-import type { Fetched } from './stages/fetch';
 import { digest, permanent, type StageError, transient, type StageResult } from './stages/result';
 import type { Summary } from './stages/summarise';
 import { asStageError, recordStage, systemIdentity } from './captures-calls';
 import { propose } from './stages/propose';
-import type { RunJob, RunnerDeps } from './runner';
-
-/** What a run knows so far: the capture, outputs recorded by earlier attempts, and this attempt's. */
-export interface RunState {
-  capture: Capture;
-  completed: Map<string, Record<string, unknown>>;
-  content?: { mime: string | null; bytes: Uint8Array | null; raw: string | null };
-  fetched?: Fetched;
-  extracted?: Extracted;
-  summary?: Summary;
-  nodeIds?: string[];
-  metadata?: Record<string, unknown>;
-}
+import type { RunJob, RunnerDeps, RunState } from './run-types';
 
 const FETCHED_TYPES = new Set(['article', 'pdf', 'image']);
 export const NODE_MODEL = 'graph captures.upsertNode@1';

@@ -1,48 +1,7 @@
-import type { capturesApi, graphApi, PipelineClaim, searchApi } from '@kg/contracts';
-import type { Logger } from '@kg/logger';
-import type { ServiceHandle } from '@kg/trpc';
+import type { PipelineClaim } from '@kg/contracts';
 import { asStageError, fail, guard, isConflict, RunLost, systemIdentity } from './captures-calls';
-import type { Stages } from './pipeline';
-import { runStages, type RunState } from './run-stages';
-
-export interface RunPolicy {
-  stageTimeoutMs: number;
-  /**
-   * Limit of one attempt of the extract stage, when it differs: the extraction sandbox bounds
-   * extract itself (permanently, naming the limit), so its attempt is given the sandbox's
-   * longest limit and start-up, whatever INGEST_STAGE_TIMEOUT_MS says.
-   */
-  extractTimeoutMs?: number;
-  stageAttempts: number;
-  retryBackoffMs: number;
-  maxClaims: number;
-  leaseMs: number;
-}
-
-export interface RunnerDeps {
-  captures: ServiceHandle<typeof capturesApi>;
-  graph: ServiceHandle<typeof graphApi>;
-  /** Similar nodes for the proposals (links.similar). */
-  search: ServiceHandle<typeof searchApi>;
-  stages: Stages;
-  policy: RunPolicy;
-  logger: Logger;
-  /** Told the duration of every stage that ran (metrics, the benchmark). */
-  onStage?: (name: string, ms: number) => void;
-}
-
-export interface RunJob {
-  tenant_id: string;
-  capture_id: string;
-  run_id: string;
-}
-
-/**
- * processed / failed: the run ended so. deferred: a retryable failure with claims left (the
- * capture is pending again; the sweeper re-queues it). skipped: nothing to do (done, another
- * worker's live lease, superseded, deleted). dropped: the run lost its claim midway (409).
- */
-export type RunOutcome = 'processed' | 'failed' | 'deferred' | 'skipped' | 'dropped';
+import { runStages } from './run-stages';
+import type { RunJob, RunnerDeps, RunOutcome, RunState } from './run-types';
 
 /**
  * Runs one pipeline run of one capture: claims it, skips the stages the run already recorded

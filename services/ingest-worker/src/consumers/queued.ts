@@ -2,7 +2,8 @@ import { TOPICS } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
 import type { Logger } from '@kg/logger';
 import type { WorkPool } from '../pool';
-import { runCapture, type RunnerDeps, type RunOutcome } from '../runner';
+import { runCapture } from '../runner';
+import type { RunnerDeps, RunOutcome } from '../run-types';
 
 /**
  * Consumes `capture.queued` from kg.captures.v1. The handler hands the run to the work pool

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@kg/logger';
 import { pipelineConfigSchema } from '../config';
 import { createStages, type Stages } from '../pipeline';
-import { runCapture, type RunnerDeps } from '../runner';
+import { runCapture } from '../runner';
+import type { RunnerDeps } from '../run-types';
 import { fakeServices } from '../testing';
 import { proposalText } from './propose';
 

@@ -1,5 +1,4 @@
-import type { RunState } from '../run-stages';
-import type { RunJob, RunnerDeps } from '../runner';
+import type { RunJob, RunnerDeps, RunState } from '../run-types';
 import { asStageError, systemIdentity } from '../captures-calls';
 import { digest, type StageResult } from './result';
 
