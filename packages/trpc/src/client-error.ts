@@ -1,5 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import type { ProblemData } from './problem';
+import type { ProblemData } from './problem-data';
 
 /**
  * Problem data from an error a service client raised. Errors without problem data

@@ -4,15 +4,9 @@ import { ZodError } from 'zod';
 import { TRPCClientError } from '@trpc/client';
 import { AppError, ERROR_TITLE, type ErrorKind, type FieldError } from '@kg/contracts';
 import { problemFromClientError } from './client-error';
+import type { ProblemData } from './problem-data';
 
-/** The problem data carried in every tRPC error shape, so any caller can rebuild RFC 9457 bodies. */
-export interface ProblemData {
-  status: number;
-  title: string;
-  detail: string;
-  errors?: FieldError[];
-  retryAfterSeconds?: number;
-}
+export type { ProblemData } from './problem-data';
 
 const TRPC_CODE: Record<ErrorKind, TRPCError['code']> = {
   invalid: 'BAD_REQUEST',

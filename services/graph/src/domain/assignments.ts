@@ -19,7 +19,7 @@ import { claimItemVersion, setItemState, syncActiveIds, type AssignmentRow } fro
 import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { nodeUpdated } from './events';
-import { nodeChange } from './nodes';
+import { nodeChange } from './change';
 import { tenantWrite } from './write';
 
 /**

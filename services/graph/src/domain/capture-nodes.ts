@@ -4,7 +4,8 @@ import { findNode, insertNode, updateNode } from '../store/nodes';
 import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { changedFields, nodeCreated, nodeUpdated } from './events';
-import { getNode, nodeChange } from './nodes';
+import { nodeChange } from './change';
+import { getNode } from './nodes';
 import { tenantWrite } from './write';
 
 /** The node id of a capture: `node_` + the capture id's body (both are TypeIDs of one UUIDv7). */

@@ -29,6 +29,7 @@ import {
 } from '../store/nodes';
 import { detachNode, recountConnections } from '../store/links';
 import { recordWrite } from '../store/stats';
+import { nodeChange } from './change';
 import type { GraphContext } from './context';
 import { changedFields, nodeCreated, nodeDeleted, nodeUpdated } from './events';
 import { tenantWrite } from './write';
@@ -56,14 +57,6 @@ export const toNode = (n: StoredNode, assignments: NodeAssignment[]): Node => ({
   source_capture_id: n.sourceCaptureId,
   created_at: iso(n.createdAt),
   updated_at: iso(n.updatedAt),
-});
-
-export const nodeChange = (n: StoredNode) => ({
-  k: 'node' as const,
-  id: n.id,
-  title: n.title,
-  status: n.status,
-  para: n.paraItemIds,
 });
 
 export async function createNode(ctx: GraphContext, identity: Identity, input: CreateNodeInput): Promise<Node> {

@@ -33,7 +33,7 @@ import { captureNodeId } from './capture-nodes';
 import type { GraphContext } from './context';
 import { nodeUpdated } from './events';
 import { applyLinks, toLink } from './links';
-import { nodeChange } from './nodes';
+import { nodeChange } from './change';
 import { tenantWrite } from './write';
 
 /** A link is proposed from this cosine similarity up: stricter than search's 0.25 floor (a related note, not just a topic). */

@@ -4,7 +4,7 @@ import { syncActiveIds } from '../store/assignments';
 import { recordWrite } from '../store/stats';
 import type { GraphContext } from './context';
 import { nodeUpdated } from './events';
-import { nodeChange } from './nodes';
+import { nodeChange } from './change';
 import { tenantWrite } from './write';
 
 /** Who automatic assignments are recorded as. */

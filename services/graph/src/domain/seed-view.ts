@@ -7,7 +7,7 @@ import { walkSeed } from './seed-walk';
 import type { TenantGraph } from './tenant-graph';
 import type { GraphContext } from './context';
 import { placements } from './para-placement';
-import type { ViewContext } from './views';
+import type { ViewContext } from './view-context';
 
 /**
  * What the generic seed walk reads: the database while the tenant's memory graph loads (the

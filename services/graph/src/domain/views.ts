@@ -1,19 +1,12 @@
 import { isId, notFound, type Identity, type NeighborsQuery } from '@kg/contracts';
-import type { CursorStore } from '@kg/kv';
 import { countStale, readStats } from '../store/stats';
 import { linkPage, viewNodes, type EdgeRow, type Position, type ViewNode } from '../store/views';
 import type { TenantGraph } from './tenant-graph';
-import type { GraphCache } from './graph-cache';
 import type { GraphContext } from './context';
+import type { NeighborCursor, ViewContext } from './view-context';
 import { placements } from './para-placement';
 
-/** Per active direction, the position after the last edge served (null: from the start). */
-export type NeighborCursor = { out?: Position | null; in?: Position | null };
-
-export interface ViewContext extends GraphContext {
-  cursors: CursorStore<NeighborCursor>;
-  graphs: GraphCache;
-}
+export type { NeighborCursor, ViewContext } from './view-context';
 
 const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
 const toEdge = (e: EdgeRow) => ({ source: e.source, target: e.target, link_type: e.type, weight: e.weight });
