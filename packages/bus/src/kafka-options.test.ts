@@ -86,6 +86,9 @@ describe('topics the bus creates', () => {
   });
 
   it('createKafkaBus hands TLS/SASL to kafkajs and creates topics and .dlq topics with the replication factor', async () => {
+    // A fresh kafka-bus module, so it imports the stand-in even where another test file of the
+    // same worker (no isolation) has loaded the real kafkajs already.
+    vi.resetModules();
     const { createKafkaBus } = await import('./kafka-bus');
     const connection = kafkaConnection({
       ...base,
