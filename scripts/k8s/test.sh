@@ -10,7 +10,11 @@
 #   5. the cluster stopped and removed (down.sh), also on failure; KG_K8S_KEEP=1 keeps it.
 # Starts everything it needs and fails loudly when anything is missing (run as root: it makes
 # network and mount namespaces).
+#   bash scripts/k8s/test.sh --prepare   steps 1-3 only, the cluster left running: CI prepares it
+#                                        while other suites run; the test then finds it ready
 set -euo pipefail
+prepare_only=0
+[[ "${1:-}" == --prepare ]] && prepare_only=1
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 source scripts/k8s/lib.sh
@@ -25,7 +29,7 @@ finish() {
     kctl -n kg get events --sort-by=.lastTimestamp 2>/dev/null | tail -n 30 || true
     for f in "$K8S_STATE"/logs/*.log; do echo "--- $f"; tail -n 15 "$f"; done
   fi
-  if [[ "${KG_K8S_KEEP:-}" != 1 ]]; then bash scripts/k8s/down.sh || rc=1; fi
+  if [[ "${KG_K8S_KEEP:-}" != 1 && ($prepare_only == 0 || $rc -ne 0) ]]; then bash scripts/k8s/down.sh || rc=1; fi
   log "test:k8s done in $((SECONDS - started)) s (exit $rc)"
   exit $rc
 }
@@ -46,6 +50,10 @@ kctl apply -f deploy/test-infra/manifests/ >/dev/null
 for s in $(kctl -n kg-infra get statefulsets -o name); do
   kctl -n kg-infra rollout status "$s" --timeout=300s >/dev/null
 done
+if ((prepare_only)); then
+  step "prepared: the cluster stays up for the test (npm run test:k8s)"
+  exit 0
+fi
 step "the chart: install, helm test, e2e smoke, k6 smoke, upgrade, faults, uninstall (scripts/k8s/test.ts)"
 in_net env PATH="$K8S_BIN:$TOOLS:$PATH" KUBECONFIG="$K8S_STATE/pki/admin.kubeconfig" KG_K8S_NODE_IP="$K8S_NODE_IP" \
   scripts/node24.sh tsx scripts/k8s/test.ts
