@@ -4,3 +4,4 @@ export { runServiceProcess, migrateIfAsked, failFast, type Migrations, type RunO
 export { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics';
 export { createPeriodicJob, type PeriodicJob } from './periodic';
 export { drainOnShutdown, type Drain } from './drain';
+export { listen, type ListenOptions } from './listen';

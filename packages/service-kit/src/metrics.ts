@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { listen } from './listen';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -56,18 +57,7 @@ export async function serveMetrics(registry: Registry, port: number, host = '0.0
       () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === 'EADDRINUSE'
-          ? new Error(
-              `the metrics port ${host}:${port} is in use: set METRICS_PORT to a free port, or to 0 to pick one`,
-            )
-          : err,
-      ),
-    );
-    server.listen(port, host, () => resolve());
-  });
+  await listen(server, { port, host, setting: 'METRICS_PORT', hint: ', or to 0 to pick one' });
   const address = server.address();
   return {
     server,

@@ -6,6 +6,7 @@ import type { Logger } from '@kg/logger';
 import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext } from '@kg/trpc';
 import type { ServiceModule } from './module';
 import { drainOnShutdown } from './drain';
+import { listen } from './listen';
 import { createMetrics, serveMetrics } from './metrics';
 
 export interface ServeOptions {
@@ -94,17 +95,7 @@ export async function serveService(
     }),
   );
   const host = opts.host ?? '0.0.0.0';
-  await new Promise<void>((resolve, reject) => {
-    const refused = (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === 'EADDRINUSE' ? new Error(`the port ${host}:${opts.port} is in use: set PORT to a free port`) : err,
-      );
-    server.once('error', refused);
-    server.listen(opts.port, host, () => {
-      server.off('error', refused);
-      resolve();
-    });
-  });
+  await listen(server, { port: opts.port, host });
   const metricsServer = await serveMetrics(metrics.registry, opts.metricsPort, host);
   logger.info({ port: opts.port, metricsPort: metricsServer.port }, `${module.name} service listening`);
   return {

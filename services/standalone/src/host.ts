@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
 import { authApi, capturesApi, graphApi, paraApi, searchApi, type ContractTree, type ServiceName } from '@kg/contracts';
 import { openDatabase } from '@kg/db';
@@ -9,7 +9,7 @@ import { createMemoryKv } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
 import { connectService, type ServiceHandle } from '@kg/trpc';
-import { createMetrics, serveMetrics } from '@kg/service-kit';
+import { createMetrics, listen, serveMetrics } from '@kg/service-kit';
 import {
   apiKeyCache,
   applyServerTimeouts,
@@ -171,9 +171,8 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     ready: async () => (await Promise.all(modules.map((m) => m.ready()))).every(Boolean),
     degraded: async () => (await Promise.all(modules.map((m) => m.degraded?.() ?? []))).flat(),
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-  });
+  const server = createServer(app);
+  await listen(server, { port: config.PORT, host: config.HOST });
   // As the gateway's own process: idle kept-alive connections outlive a load balancer's and
   // client pools' idle timeouts (ECONNRESET otherwise); uploads end by their own read deadline.
   applyServerTimeouts(server, config);
