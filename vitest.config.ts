@@ -24,6 +24,9 @@ export default defineConfig({
           ],
           environment: 'node',
           testTimeout: 20_000,
+          // A hook that opens PGlite and migrates (a service's test rig) can take more than
+          // vitest's 10 s on a 2-core machine that CI keeps busy with other suites.
+          hookTimeout: 60_000,
           // The files of a worker share one module graph: each file no longer loads and
           // transforms its imports afresh (on 2 cores that was more than half of the
           // project's time). A file that mocks a module it imports dynamically resets the
