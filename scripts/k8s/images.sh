@@ -58,15 +58,15 @@ app_archive() {
     return 0
   fi
   image="$(bash "$ROOT/scripts/tools/build-image.sh")"
+  # buildah on build-image.sh's storage (the driver it chose is in its cache).
   cache="${KG_IMAGE_CACHE:-$HOME/.cache/kg/image}"
   driver="$(cat "$cache/driver")"
-  id="$(buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
-    inspect --type image --format '{{.FromImageID}}' "$image")"
+  image_bh() { buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" "$@"; }
+  id="$(image_bh inspect --type image --format '{{.FromImageID}}' "$image")"
   archive="$ARCHIVES/knowledge-graph-${id:0:12}.tar"
   if [[ ! -f "$archive" ]]; then
     rm -f "$ARCHIVES"/knowledge-graph-*.tar
-    buildah --root "$cache/storage-$driver" --runroot "$cache/run-$driver" --storage-driver "$driver" \
-      push --quiet "$image" "docker-archive:$archive:$image"
+    image_bh push --quiet "$image" "docker-archive:$archive:$image"
   fi
   echo "$key $image $archive $id" >"$stamp"
   echo "$image $archive $id"
