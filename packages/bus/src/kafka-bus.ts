@@ -114,6 +114,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         void consumer.disconnect().catch(() => undefined);
         reattach();
       });
+      followLiveness(consumer, subs);
       await consumer.connect();
       for (const s of subs) await consumer.subscribe({ topic: s.topic, fromBeginning: s.fromBeginning ?? true });
       await consumer.run({
@@ -134,6 +135,37 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       attached.add(group);
       consumers.push(consumer);
     }
+  }
+
+  /**
+   * Tells the group's subscriptions when they are live. A join assigns the partitions; the
+   * first fetch after it has resolved where each one starts (for a new group reading from
+   * the newest message: the end of the log as of then), so from that fetch on every event
+   * published reaches the group. Anything that hands the partitions over or stops the
+   * consumer ends that until the next join and fetch.
+   */
+  function followLiveness(consumer: Consumer, subs: Array<Subscription<Topic>>): void {
+    const told = subs.filter((s) => s.onLive);
+    if (!told.length) return;
+    let joined = false;
+    let live = false;
+    const set = (next: boolean) => {
+      if (next === live) return;
+      live = next;
+      for (const s of told) s.onLive!(next);
+    };
+    const { GROUP_JOIN, FETCH, REBALANCING, CRASH, STOP, DISCONNECT } = consumer.events;
+    consumer.on(GROUP_JOIN, () => {
+      joined = true;
+    });
+    consumer.on(FETCH, () => {
+      if (joined) set(true);
+    });
+    for (const event of [REBALANCING, CRASH, STOP, DISCONNECT])
+      consumer.on(event, () => {
+        joined = false;
+        set(false);
+      });
   }
 
   async function handle(sub: Subscription<Topic>, topic: Topic, message: KafkaMessage): Promise<void> {

@@ -89,6 +89,8 @@ export function createMemoryBus(logger: Logger, opts: MemoryBusOptions = {}): Me
       const list = groups.get(subscription.topic) ?? [];
       list.push({ subscription: subscription as unknown as Subscription<Topic>, queue: Promise.resolve() });
       groups.set(subscription.topic, list);
+      // In-process delivery reaches every subscription from the moment it is added.
+      subscription.onLive?.(true);
     },
     async start() {
       await replayDeadLetters().catch((err: unknown) => logger.error({ err }, 'dead-letter replay failed'));

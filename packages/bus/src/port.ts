@@ -24,6 +24,14 @@ export interface Subscription<T extends Topic> {
    * happens from now on).
    */
   fromBeginning?: boolean;
+  /**
+   * Told true once the subscription receives every event published from then on (in-process
+   * at once; on Kafka when its consumer has joined the group, been assigned its partitions
+   * and resolved where it starts reading), and false when that stops holding (a rebalance,
+   * a crash, the bus stopping). A live feed that caches on the strength of its events (the
+   * gateway's API keys) trusts its cache only while live.
+   */
+  onLive?: (live: boolean) => void;
 }
 
 /** The event bus port. Adapters: in-process (embedded mode) and Kafka (distributed mode). */

@@ -55,6 +55,36 @@ describe('ApiKeyCache', () => {
     expect(calls).toEqual(['key_a.s1', 'key_b.s1', 'key_a.s1']);
   });
 
+  it('caches nothing while the revocation feed is not live, and forgets what it held when the feed stops', async () => {
+    const cache = new ApiKeyCache({ ttlSeconds: 3600, maxEntries: 10 });
+    const { calls, verify } = remote();
+    // A revocation made now could not reach this cache: every request asks the auth service.
+    cache.setLive(false);
+    await cache.verify('key_a.s1', verify);
+    await cache.verify('key_a.s1', verify);
+    expect(calls).toEqual(['key_a.s1', 'key_a.s1']);
+    cache.setLive(true);
+    await cache.verify('key_a.s1', verify);
+    await cache.verify('key_a.s1', verify);
+    expect(calls).toHaveLength(3);
+    // The feed rejoins (a rebalance, a crash): what was cached is dropped, nothing is kept meanwhile.
+    cache.setLive(false);
+    await cache.verify('key_a.s1', verify);
+    expect(calls).toHaveLength(4);
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not cache a verification that was in flight when the feed stopped being live', async () => {
+    const cache = new ApiKeyCache({ ttlSeconds: 3600, maxEntries: 10 });
+    const { calls, verify } = remote();
+    const pending = cache.verify('key_a.s1', verify);
+    cache.setLive(false);
+    cache.setLive(true);
+    await pending;
+    await cache.verify('key_a.s1', verify);
+    expect(calls).toHaveLength(2);
+  });
+
   it('does not cache a verification that was in flight when a revocation arrived', async () => {
     const cache = new ApiKeyCache({ ttlSeconds: 3600, maxEntries: 10 });
     const { calls, verify } = remote();

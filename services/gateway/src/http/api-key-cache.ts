@@ -24,12 +24,18 @@ interface Entry {
  * key at once when the auth service's `api_key.revoked` event arrives (`revoke`), so the
  * TTL is the bound only when the bus is late or down. A verification that was in flight
  * while a revocation arrived is not cached (the revocation epoch changed meanwhile).
+ *
+ * The feed of revocations says when it is live (`setLive`): until its consumer receives
+ * every event published from then on, nothing is cached, since a revocation made in that
+ * window would never reach this cache (a new Kafka consumer group starting at the newest
+ * offset skips what was published while it joined). Without a feed the cache is live.
  * Concurrent misses of one key share a single call.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Identity>>();
   private epoch = 0;
+  private live = true;
   private readonly now: () => number;
 
   constructor(private readonly opts: ApiKeyCacheOptions) {
@@ -58,7 +64,7 @@ export class ApiKeyCache {
     const epoch = this.epoch;
     const call = verifyRemote(rawKey)
       .then((identity) => {
-        if (epoch === this.epoch) this.store(hash, identity);
+        if (epoch === this.epoch && this.live) this.store(hash, identity);
         return identity;
       })
       .finally(() => this.inflight.delete(hash));
@@ -72,6 +78,18 @@ export class ApiKeyCache {
     for (const [hash, entry] of this.entries)
       if (entry.identity.credential.kind === 'api_key' && entry.identity.credential.id === keyId)
         this.entries.delete(hash);
+  }
+
+  /**
+   * Whether revocations reach this cache now. Not live: nothing is cached and what was held
+   * is dropped (a consumer that rejoins its group may have missed events meanwhile).
+   */
+  setLive(live: boolean): void {
+    if (live === this.live) return;
+    this.live = live;
+    if (live) return;
+    this.epoch++;
+    this.entries.clear();
   }
 
   private store(hash: string, identity: Identity) {
