@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -9,6 +9,7 @@ import { testOidcSettings } from '../../e2e/support/global-setup';
 
 let cluster: Cluster | null = null;
 let control: Server | null = null;
+let dataDir = '';
 
 /**
  * Starts real Postgres, Redis, Kafka, MinIO and Qdrant (scripts/infra; a Qdrant of the run's
@@ -18,7 +19,7 @@ let control: Server | null = null;
  * in-process index instead of Qdrant (to see what the Qdrant tests catch).
  */
 export async function setup(project: TestProject) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-dist-'));
+  dataDir = mkdtempSync(path.join(tmpdir(), 'kg-dist-'));
   const gatewayPort = await freePort();
   const oidc = testOidcSettings(await freePort());
   cluster = await startCluster({
@@ -93,6 +94,8 @@ export async function setup(project: TestProject) {
 export async function teardown() {
   await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
   await cluster?.stopAll();
+  // The run's folder (the services' logs, the secrets the suite saw) goes, unless KG_KEEP_TEST_DATA=1.
+  if (dataDir && process.env['KG_KEEP_TEST_DATA'] !== '1') rmSync(dataDir, { recursive: true, force: true });
 }
 
 declare module 'vitest' {

@@ -1,6 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +21,7 @@ let server: ChildProcess | null = null;
 let log: WriteStream | null = null;
 let logFile = '';
 let secretsFile = '';
+let dataDir = '';
 
 /**
  * Starts the real server exactly as a user does (`npm start`) on a free port with a
@@ -20,7 +29,7 @@ let secretsFile = '';
  * E2E_OUTBOX_DIR names its mail outbox and E2E_LOG_PATH, optionally, its log).
  */
 export async function setup(project: TestProject) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-e2e-'));
+  dataDir = mkdtempSync(path.join(tmpdir(), 'kg-e2e-'));
   secretsFile = path.join(dataDir, 'secrets-seen.txt');
   writeFileSync(secretsFile, '');
   project.provide('secretsPath', secretsFile);
@@ -128,13 +137,23 @@ export async function teardown() {
   await stopServer();
   // Last guard, independent of test-file order: nothing logged up to and including
   // shutdown may contain a secret the suite saw (zz-logs.test.ts reports the details).
-  if (!logFile || !existsSync(logFile)) return;
+  if (!logFile || !existsSync(logFile)) return removeDataDir();
   const text = readFileSync(logFile, 'utf8');
   const leaked = readFileSync(secretsFile, 'utf8')
     .split('\n')
     .filter((s) => s.length >= 16 && text.includes(s));
   if (leaked.length)
     throw new Error(`${leaked.length} secret(s) appear in ${logFile}, e.g. ${leaked[0]!.slice(0, 12)}…`);
+  removeDataDir();
+}
+
+/**
+ * The run's DATA_DIR (~120 MB of database, the server's keys, the secrets the suite saw) goes
+ * once the run is over, unless KG_KEEP_TEST_DATA=1 (or a secret leaked: the log is the evidence).
+ */
+function removeDataDir() {
+  if (!dataDir || process.env['KG_KEEP_TEST_DATA'] === '1') return;
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 declare module 'vitest' {
