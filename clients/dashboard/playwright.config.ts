@@ -14,7 +14,8 @@ export default defineConfig({
   // *.spec.ts: npm run test:browser; *.bench.ts: npm run bench:dashboard.
   projects: [
     { name: 'browser', testMatch: /.*\.spec\.ts$/ },
-    { name: 'bench', testMatch: /.*\.bench\.ts$/ },
+    // The bench answers the API from page.route: no service worker in between (src/pwa.ts).
+    { name: 'bench', testMatch: /.*\.bench\.ts$/, use: { serviceWorkers: 'block' } },
   ],
   outputDir: '../../browser-results/output',
   globalSetup: './tests/support/global-setup.ts',

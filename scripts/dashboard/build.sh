@@ -10,7 +10,7 @@ exec 9>.build.lock
 flock -w 600 9
 hash=$(
   {
-    find src public index.html vite.config.ts tsconfig.json package.json -type f -print0 | sort -z | xargs -0 sha256sum
+    find src public index.html vite.config.ts tsconfig.json package.json ../sdk/src/capture-kinds.ts ../../scripts/dashboard/icons.ts -type f -print0 | sort -z | xargs -0 sha256sum
     sha256sum ../../package-lock.json
   } | sha256sum | cut -d' ' -f1
 )
@@ -22,6 +22,8 @@ trap 'rm -rf "$tmp"' EXIT
 # Always the production build: run from a test (NODE_ENV=test) vite would bundle React's
 # development build, and the unchanged source hash would then have npm start serve it.
 NODE_ENV=production ../../scripts/node24.sh vite build --logLevel warn --outDir "$tmp" --emptyOutDir
+# The installable app's PNG icons (manifest.webmanifest), drawn from the favicon's shapes.
+../../scripts/node24.sh tsx ../../scripts/dashboard/icons.ts "$tmp"
 mkdir -p dist/assets
 cp -R "$tmp/assets/." dist/assets/
 find "$tmp" -maxdepth 1 -type f ! -name index.html -exec cp {} dist/ \;

@@ -46,7 +46,7 @@ app_archive() {
   local key stamp image driver cache id archive
   key="$( (cd "$ROOT" && echo "${KG_NODE_VERSION:-}/${KG_NPM_VERSION:-}/${KG_IMAGE:-}" &&
     git ls-files -z -co --exclude-standard -- package.json package-lock.json .npmrc 'tsconfig*.json' \
-      packages services clients 'test/*/package.json' deploy/docker scripts/models scripts/tools/build-image.sh |
+      packages services clients 'test/*/package.json' deploy/docker scripts/models scripts/dashboard/icons.ts scripts/tools/build-image.sh |
     xargs -0 sha256sum 2>/dev/null || true) | sha256sum | cut -c1-16)"
   stamp="$ARCHIVES/knowledge-graph.source"
   # One build at a time: CI's background build and test:k8s may both ask for it.

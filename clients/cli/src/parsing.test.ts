@@ -2,7 +2,6 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTypeOfUrl } from './commands/capture.ts';
 import { tokenFromPaste } from './login/magic-link.ts';
 import { nodeToFile, parseNodeFile } from './node-file.ts';
 import { fileNameFor } from './vault/export-vault.ts';
@@ -15,15 +14,6 @@ describe('magic-link paste', () => {
     expect(tokenFromPaste('http://x/sign-in?token=a%2Bb&x=1')).toBe('a+b');
     expect(tokenFromPaste('abc')).toBe('abc');
     expect(() => tokenFromPaste('two words')).toThrow(/neither a sign-in link nor a token/);
-  });
-});
-
-describe('capture URL types', () => {
-  it('from the host', () => {
-    expect(contentTypeOfUrl('https://x.com/a/status/1')).toBe('tweet');
-    expect(contentTypeOfUrl('https://www.youtube.com/watch?v=1')).toBe('video');
-    expect(contentTypeOfUrl('https://github.com/a/b')).toBe('repo');
-    expect(contentTypeOfUrl('https://example.com/post')).toBe('article');
   });
 });
 

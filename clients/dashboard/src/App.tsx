@@ -10,6 +10,7 @@ const CapturesPage = lazy(() => import('./pages/Captures'));
 const ParaPage = lazy(() => import('./pages/Para'));
 const HealthPage = lazy(() => import('./pages/Health'));
 const ApiKeysPage = lazy(() => import('./pages/ApiKeys'));
+const SharePage = lazy(() => import('./pages/Share'));
 
 const NAV = [
   { href: '/graph', label: 'Graph' },
@@ -27,6 +28,7 @@ function Page({ path }: { path: string }) {
   if (path.startsWith('/para')) return <ParaPage />;
   if (path.startsWith('/health')) return <HealthPage />;
   if (path.startsWith('/settings/api-keys')) return <ApiKeysPage />;
+  if (path === '/share') return <SharePage />;
   return (
     <main id="main">
       <h1>Not found</h1>

@@ -1,5 +1,5 @@
 import { ApiError, AuthRequiredError, ok, type KgClient } from '@kg/sdk';
-import { contentTypeOfUrl } from '../commands/capture.ts';
+import { contentTypeOfUrl } from '@kg/sdk/capture-kinds';
 import { MAX_KEPT, type Counts, type Failed, type StateFile } from './state.ts';
 import { judgeUrl, type SkipReason } from './url.ts';
 import { place, type Bookmark, type Entry } from './types.ts';

@@ -3,28 +3,13 @@ import path from 'node:path';
 import { type Command } from 'commander';
 import type { Ora } from 'ora';
 import { ApiError, AuthRequiredError, ok, openEvents, uploadCapture, type Capture, type KgClient } from '@kg/sdk';
+import { contentTypeOfUrl } from '@kg/sdk/capture-kinds';
 import { examples, int, jsonOption, kg, type JsonOption } from '../context.ts';
 import { EXIT, Failure, UsageError } from '../exit-codes.ts';
 import { readStdin } from '../input.ts';
 import { titleFromBody } from '../node-file.ts';
 import { err, note, print, printJson } from '../output.ts';
 import { activityLine } from '../capture-format.ts';
-
-type ContentType = 'tweet' | 'video' | 'repo' | 'article' | 'note';
-
-/** What a URL most likely holds, from its host (the server's pipeline reads the page either way). */
-export function contentTypeOfUrl(url: string): ContentType {
-  let host = '';
-  try {
-    host = new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return 'article';
-  }
-  if (['twitter.com', 'x.com', 'mobile.twitter.com'].includes(host)) return 'tweet';
-  if (['youtube.com', 'youtu.be', 'm.youtube.com', 'vimeo.com'].includes(host)) return 'video';
-  if (['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org'].includes(host)) return 'repo';
-  return 'article';
-}
 
 interface CaptureOpts extends JsonOption {
   url?: string;

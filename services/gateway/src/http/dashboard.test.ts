@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway } from '../testing';
 import { cachedFileReader } from './dashboard';
+import { ACCEPTED_TYPES } from './uploads';
 
 const dir = mkdtempSync(join(tmpdir(), 'kg-dashboard-'));
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Abc123.js"></script></head></html>';
@@ -70,6 +71,30 @@ describe('the dashboard at / (a built clients/dashboard/dist)', () => {
     expect(await (await gateway.fetch('/healthz')).json()).toEqual({ status: 'ok' });
     const post = await gateway.fetch('/graph', { method: 'POST' });
     expect(post.status).toBe(404);
+  });
+
+  it('a share posted to /share without the service worker keeps and creates nothing: 303 to the page that says so', async () => {
+    const form = new FormData();
+    form.append('title', 'Shared');
+    form.append('url', 'https://example.com/a');
+    form.append('file', new Blob([Buffer.alloc(2 * 1024 * 1024, 1)]), 'big.bin');
+    const res = await gateway.fetch('/share', { method: 'POST', body: form, redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/share?unsupported=1');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    // The page it names is the app.
+    expect(await (await gateway.fetch('/share?unsupported=1')).text()).toBe(INDEX);
+  });
+
+  it('the share target accepts the files the upload route accepts', async () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../../../clients/dashboard/public/manifest.webmanifest', import.meta.url), 'utf8'),
+    ) as {
+      share_target: { action: string; method: string; enctype: string; params: { files: { accept: string[] }[] } };
+    };
+    expect(manifest.share_target).toMatchObject({ action: '/share', method: 'POST', enctype: 'multipart/form-data' });
+    const accepted = manifest.share_target.params.files[0]!.accept.filter((a) => a.includes('/'));
+    expect(accepted.sort()).toEqual([...ACCEPTED_TYPES].sort());
   });
 
   it('serves a rebuilt index.html at once, without a restart (a build beside a running server)', async () => {

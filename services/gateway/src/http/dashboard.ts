@@ -87,6 +87,14 @@ export function mountDashboard(app: Express, dir: string, apiPrefix: string, log
       setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
     }),
   );
+  // The Web Share Target (manifest.webmanifest) posts to /share, which the dashboard's service
+  // worker answers. A browser without it (a share before the app was first opened) reaches the
+  // server instead: nothing is kept or created from a bare form post (any site can send one);
+  // the page says to open the app once and share again.
+  app.post('/share', (req, res) => {
+    req.resume();
+    res.setHeader('Cache-Control', 'no-store').redirect(303, '/share?unsupported=1');
+  });
   app.get('/{*path}', (req, res, next) => {
     if (isApiPath(req.path, apiPrefix)) return next();
     // Checked on every request (a stat), read again only when it changed: a rebuild takes
