@@ -30,7 +30,9 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   let log = '';
   child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-8000)));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  // npm start builds what it serves first (the dashboard, when its sources changed): on a 2-core
+  // machine that CI keeps busy this took more than 120 s once.
+  const deadline = Date.now() + 170_000;
   for (;;) {
     const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
       (r) => r.status === 200,

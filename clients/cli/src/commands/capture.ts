@@ -128,6 +128,8 @@ async function create(client: KgClient, words: string[], opts: CaptureOpts): Pro
 }
 
 const DONE = new Set(['processed', 'failed', 'archived', 'dismissed']);
+/** How long a refused look waits for the open event stream to say why its credential ended. */
+const VERDICT_MS = 10_000;
 
 /**
  * Follows a capture to the end of its processing: each live event for it (and, should the
@@ -184,10 +186,13 @@ async function follow(
       try {
         await look();
       } catch (e) {
-        // Refused: the credential ended. The stream's last event says why (it may have come
-        // already, or come a moment after the refusal); the refusal itself otherwise.
+        // Refused: the credential ended. The stream's last event says why: it may have come
+        // already, or come after the refusal (the revocation reaches the gateway holding the
+        // stream as an event, within about a second, later on a loaded server); the refusal
+        // itself when the stream is gone or says nothing within VERDICT_MS.
         if (!(e instanceof ApiError && (e.status === 401 || e.status === 403))) throw e;
-        throw (await Promise.race([streamDone, new Promise<null>((r) => setTimeout(() => r(null), 2_000))])) ?? e;
+        const wait = streamOpen ? VERDICT_MS : 0;
+        throw (await Promise.race([streamDone, new Promise<null>((r) => setTimeout(() => r(null), wait))])) ?? e;
       }
       if (DONE.has(current.status)) break;
       if (Date.now() > deadline)
