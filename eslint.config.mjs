@@ -27,6 +27,8 @@ export default tseslint.config(
       'services/*/drizzle/**',
       'load-tests/**',
       'deploy/**',
+      'clients/extension/.output*/**',
+      'clients/extension/.wxt/**',
     ],
   },
   ...tseslint.configs.recommended,

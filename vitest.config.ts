@@ -14,6 +14,7 @@ export default defineConfig({
             'clients/cli/src/**/*.test.ts',
             'clients/mcp/src/**/*.test.ts',
             'clients/dashboard/src/**/*.test.ts',
+            'clients/extension/src/**/*.test.ts',
           ],
           exclude: [
             '**/node_modules/**',

@@ -2,12 +2,14 @@
  * The dashboard's app icons as PNG (an installable web app needs 192 and 512 pixel ones; the
  * favicon is SVG): the favicon's three linked nodes, drawn here from the same shapes, so no
  * binary file is kept in the repository. scripts/dashboard/build.sh writes them beside the
- * built files: `tsx scripts/dashboard/icons.ts <dir>`.
+ * built files (`tsx scripts/dashboard/icons.ts <dir>`), the browser extension's build into
+ * its public/icons (`tsx scripts/dashboard/icons.ts <dir> extension`).
  *
  *   icon-192.png, icon-512.png   the motif on a transparent background ("any")
  *   icon-maskable-512.png         on a white square, within the central 80% safe zone ("maskable")
+ *   16.png … 128.png              the extension's toolbar and store icons (transparent)
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 
@@ -122,9 +124,17 @@ export const ICONS = [
   { file: 'icon-maskable-512.png', size: 512, scale: 0.62, background: [255, 255, 255] as Rgb },
 ] as const;
 
+export const EXTENSION_ICONS = [16, 32, 48, 128].map((size) => ({
+  file: `${size}.png`,
+  size,
+  scale: 1,
+  background: null,
+}));
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
   const dir = process.argv[2];
-  if (!dir) throw new Error('usage: tsx scripts/dashboard/icons.ts <output directory>');
-  for (const icon of ICONS)
+  if (!dir) throw new Error('usage: tsx scripts/dashboard/icons.ts <output directory> [extension]');
+  mkdirSync(dir, { recursive: true });
+  for (const icon of process.argv[3] === 'extension' ? EXTENSION_ICONS : ICONS)
     writeFileSync(path.join(dir, icon.file), encodePng(icon.size, render(icon.size, icon.scale, icon.background)));
 }

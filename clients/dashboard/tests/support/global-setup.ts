@@ -49,6 +49,8 @@ export default async function globalSetup() {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       MAGIC_LINK_PER_EMAIL_PER_HOUR: '100',
+      // The extension's tests save pages a local server serves; other private addresses stay refused.
+      FETCH_ALLOWLIST: '127.0.0.1',
       LOG_LEVEL: 'info',
       OIDC_ISSUER: oidc.issuer,
       OIDC_CLIENT_ID: 'kg-dashboard-test',

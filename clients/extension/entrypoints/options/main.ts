@@ -1,0 +1,50 @@
+import { browser } from 'wxt/browser';
+import { apiClient } from '../../src/api';
+import type { Message, Reply } from '../../src/messages';
+import { CaptureQueue } from '../../src/queue';
+import { checkApiKey, loadSettings, saveSettings, serverOrigin } from '../../src/settings';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const ask = <M extends Message>(message: M) => browser.runtime.sendMessage(message) as Promise<Reply<M>>;
+const storage = browser.storage.local;
+
+async function showWaiting() {
+  const waiting = (await new CaptureQueue(storage).waiting()).length;
+  $('waiting').textContent = waiting ? `${waiting} capture${waiting === 1 ? '' : 's'} waiting.` : 'Nothing.';
+}
+
+async function main() {
+  const settings = await loadSettings(storage);
+  if (settings) $<HTMLInputElement>('server').value = settings.server;
+  await showWaiting();
+  $('settings').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const result = $('result');
+    void (async () => {
+      try {
+        const server = serverOrigin($<HTMLInputElement>('server').value);
+        const apiKey = checkApiKey($<HTMLInputElement>('api-key').value || settings?.apiKey || '');
+        // Only the configured server (an optional host permission, asked for here, in the click).
+        if (!(await browser.permissions.request({ origins: [`${server}/*`] })))
+          throw new Error(`The extension needs your permission to reach ${server}`);
+        const me = await apiClient({ server, apiKey }).me();
+        await saveSettings(storage, { server, apiKey });
+        $<HTMLInputElement>('api-key').value = '';
+        result.textContent = `Connected to ${server} as ${me.email ?? me.user_id}.`;
+        const sent = await ask({ type: 'flush' });
+        if (sent.sent) result.textContent += ` ${sent.sent} waiting capture(s) sent.`;
+        await showWaiting();
+      } catch (err) {
+        result.textContent = `Not saved: ${(err as Error).message}`;
+      }
+    })();
+  });
+  $('flush').addEventListener('click', () => {
+    void ask({ type: 'flush' }).then(async (r) => {
+      $('result').textContent = `${r.sent} sent; ${r.waiting} still waiting.`;
+      await showWaiting();
+    });
+  });
+}
+
+void main();

@@ -1,0 +1,33 @@
+import type { CapturedUrl } from './api';
+import type { Refused, SaveOutcome } from './queue';
+
+/** What the popup and the options page ask the background for (runtime.sendMessage). */
+export type Message =
+  | { type: 'status'; tabId: number }
+  | { type: 'save-page'; tabId: number; why?: string }
+  /** What the context menus do (they call the same code); also how the tests drive them. */
+  | { type: 'save-selection'; tabId: number; text: string }
+  | { type: 'save-link'; tabId: number; url: string; text?: string }
+  | { type: 'flush' };
+
+export interface Status {
+  /** The options hold a server and a key. */
+  ready: boolean;
+  server: string | null;
+  /** The page's latest capture, when it was captured (GET /captures/check). */
+  captured: CapturedUrl | null;
+  /** Why the check could not be made (offline), if it could not. */
+  checkError: string | null;
+  /** Captures waiting to be sent. */
+  waiting: number;
+  refused: Refused[];
+  capturable: boolean;
+}
+
+export type Reply<M extends Message> = M extends { type: 'status' }
+  ? Status
+  : M extends { type: 'save-page' | 'save-selection' | 'save-link' }
+    ? SaveOutcome
+    : M extends { type: 'flush' }
+      ? { sent: number; waiting: number }
+      : never;
