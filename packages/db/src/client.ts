@@ -1,9 +1,11 @@
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { PoolConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PGlite } from '@electric-sql/pglite';
+import { forgetPgliteTemplate, isNewDataDir, pgliteTemplate } from './pglite-template';
 
 /** The drizzle database type both adapters satisfy; stores are written against it only. */
 /** Drizzle journals live in one schema, one table per service (its own schema is created by its first migration). */
@@ -33,7 +35,14 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
 }
 
-export type DatabaseOptions = PostgresOptions | { dataDir: string | null };
+export interface PgliteOptions {
+  /** The database's folder (its `pgdata` inside); null keeps it in memory. */
+  dataDir: string | null;
+  /** Where a copy of initdb's output is kept for new databases (pglite-template.ts); none: in memory only. */
+  templateDir?: string;
+}
+
+export type DatabaseOptions = PostgresOptions | PgliteOptions;
 
 /** The Postgres options of a service's parsed config (packages/config `env.serviceBase`). */
 export const postgresOptions = (c: {
@@ -88,14 +97,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let client;
-  if (opts.dataDir) {
-    const dir = path.resolve(opts.dataDir, 'pgdata');
-    mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
-  } else {
-    client = await PGlite.create();
-  }
+  const client = await openPglite(PGlite, opts);
   const db = drizzle({ client, casing: 'snake_case' });
   return {
     kind: 'pglite',
@@ -109,6 +111,25 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         migrationsTable: `migrations_${m.schema}`,
       }),
   };
+}
+
+/** A new database starts from the copy of initdb's output; an existing folder is opened as it is. */
+async function openPglite(pglite: typeof PGlite, opts: PgliteOptions): Promise<PGlite> {
+  const dir = opts.dataDir ? path.resolve(opts.dataDir, 'pgdata') : undefined;
+  if (dir && !isNewDataDir(dir)) return pglite.create(dir);
+  if (dir) mkdirSync(dir, { recursive: true });
+  try {
+    const loadDataDir = await pgliteTemplate(() => pglite.create(), opts.templateDir);
+    return dir ? await pglite.create(dir, { loadDataDir }) : await pglite.create({ loadDataDir });
+  } catch {
+    // A copy PGlite cannot load: forget it, empty the folder again and run initdb as without one.
+    forgetPgliteTemplate(opts.templateDir);
+    if (dir) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+    }
+  }
+  return dir ? pglite.create(dir) : pglite.create();
 }
 
 async function ping(db: Db): Promise<boolean> {

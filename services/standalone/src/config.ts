@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { env } from '@kg/config';
 import { gatewayHttpSchema } from '@kg/service-gateway/module';
@@ -9,6 +11,8 @@ import { checkOidc, oidcEnv } from '@kg/service-auth/module';
 export const standaloneConfigSchema = gatewayHttpSchema
   .extend({
     DATA_DIR: z.string().min(1).default('./data'),
+    /** A copy of PGlite's initdb output for a new DATA_DIR (packages/db/src/pglite-template.ts); empty: none kept. */
+    PGLITE_TEMPLATE_DIR: z.string().default(path.join(homedir(), '.cache', 'kg', 'pglite')),
     MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Knowledge Graph <no-reply@localhost>'),
