@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Property-based fuzzing of the public API with schemathesis (issue 7, "Fuzzing in CI"):
 #   1. installs schemathesis, pinned with everything it pulls in (fuzz-requirements.txt), into
-#      .tools/schemathesis-venv (git-ignored; reused while the pins are unchanged);
+#      a venv per set of pins under ${KG_TOOLS_DIR:-~/.cache/kg-tools} (outside the repository,
+#      so a clean clone reuses it; made once per machine and pins);
 #   2. starts the embedded server (`npm start`) on a free loopback port with a fresh DATA_DIR
 #      and rate limits raised so the fuzzer is not throttled;
 #   3. signs in through the mail outbox (magic link) for a bearer token;
@@ -35,8 +36,9 @@ SEED="${FUZZ_SEED:-20261123}"
 # (python/cpython#106905; Debian's Python is 3.11), which leaves it untested and fails the run.
 WORKERS="${FUZZ_WORKERS:-1}"
 RESULTS="$(mkdir -p "${FUZZ_RESULTS_DIR:-fuzz-results}" && cd "${FUZZ_RESULTS_DIR:-fuzz-results}" && pwd)"
-VENV="$ROOT/.tools/schemathesis-venv"
 REQUIREMENTS="$HERE/fuzz-requirements.txt"
+TOOLS_DIR="${KG_TOOLS_DIR:-$HOME/.cache/kg-tools}"
+VENV="$TOOLS_DIR/schemathesis-venv-$(sha256sum "$REQUIREMENTS" | cut -c1-12)"
 started=$SECONDS
 say() { echo "fuzz-api: $*  (+$((SECONDS - started))s)"; }
 
@@ -46,18 +48,18 @@ install_schemathesis() {
   if [[ -x "$VENV/bin/st" && -f "$stamp" ]] && cmp -s "$stamp" "$REQUIREMENTS"; then
     return
   fi
-  say "installing schemathesis into .tools/schemathesis-venv ($(grep -m1 '^schemathesis==' "$REQUIREMENTS"))"
+  say "installing schemathesis into $VENV ($(grep -m1 '^schemathesis==' "$REQUIREMENTS"))"
   command -v python3 >/dev/null || { echo "fuzz-api: python3 (>= 3.10, with venv and pip) is required" >&2; exit 1; }
   rm -rf "$VENV"
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$REQUIREMENTS"
   cp "$REQUIREMENTS" "$stamp"
 }
-mkdir -p "$ROOT/.tools"
+mkdir -p "$TOOLS_DIR"
 (
   flock 9 # two concurrent first runs install once
   install_schemathesis
-) 9>"$ROOT/.tools/.schemathesis.lock"
+) 9>"$VENV.lock"
 PY="$VENV/bin/python"
 say "$("$VENV/bin/st" --version)"
 "$PY" "$HERE/fuzz-triage.py" --baseline "$HERE/fuzz-baseline.yaml" --check-baseline # fail before the run
