@@ -3,6 +3,7 @@ import { EVENT_SCHEMAS, TOPICS, type Topic } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import { deadLetterTopic, type EventBus, type Subscription } from './port';
 import { topicsToCreate, type KafkaConnection } from './kafka-options';
+import './kafkajs-idle-fix'; // before any client: kafkajs 2.2.4 spins while idle
 
 /** How often a consumer heartbeats, also while a handler runs. */
 const HEARTBEAT_MS = 3000;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type KafkaConfig, type KafkaMessage } from 'kafkajs';
 import type { DeadLetter } from './dead-letters';
 import { deadLetterTopic } from './port';
+import './kafkajs-idle-fix'; // before any client: kafkajs 2.2.4 spins while idle
 
 /** The consumer group whose committed offsets mark the dead letters already handled. */
 export const DLQ_TOOL_GROUP = 'kg.dlq-tool';
