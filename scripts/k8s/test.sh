@@ -27,6 +27,9 @@ finish() {
     log "FAILED (exit $rc); pods and the last lines of the cluster's logs follow"
     kctl get pods -A -o wide 2>/dev/null || true
     kctl -n kg get events --sort-by=.lastTimestamp 2>/dev/null | tail -n 30 || true
+    for pod in $(kctl -n kg get pods -o name 2>/dev/null); do
+      echo "--- $pod (last log lines)"; kctl -n kg logs "$pod" --all-containers --tail=15 2>/dev/null || true
+    done
     for f in "$K8S_STATE"/logs/*.log; do echo "--- $f"; tail -n 15 "$f"; done
   fi
   if [[ "${KG_K8S_KEEP:-}" != 1 && ($prepare_only == 0 || $rc -ne 0) ]]; then bash scripts/k8s/down.sh || rc=1; fi
