@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   activity: 'act',
   paraJob: 'job',
   proposal: 'prop',
+  webhook: 'wh',
+  webhookDelivery: 'whd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -10,6 +10,7 @@ export * from './events';
 export * from './procedure';
 export * from './search';
 export * from './proposals';
+export * from './webhooks';
 export { authApi, Jwks } from './api/auth';
 export { graphApi, KeywordSearchInput, KeywordSearchOutput, UpsertCaptureNodeInput } from './api/graph';
 export { paraApi } from './api/para';

@@ -5,3 +5,11 @@ export { createMetrics, serveMetrics, type Metrics, type MetricsServer } from '.
 export { createPeriodicJob, type PeriodicJob } from './periodic';
 export { drainOnShutdown, type Drain } from './drain';
 export { listen, type ListenOptions } from './listen';
+export {
+  addressAllowlistEnv,
+  createAddressPolicy,
+  isAddressOrCidr,
+  refusalRule,
+  type AddressPolicy,
+} from './egress/address-policy';
+export { EgressRefusal, pinnedLookup, resolvePublic, type Resolved } from './egress/resolve';

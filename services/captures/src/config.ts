@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
+import { webhooksEnv } from './webhooks/config';
 
 /** Env of the captures service when it runs as its own process. */
 export const capturesConfigSchema = z
@@ -24,6 +25,8 @@ export const capturesConfigSchema = z
     S3_CREATE_BUCKET: env.bool(false),
     /** How long a worker's claim on a capture holds without news (ms). */
     CAPTURE_LEASE_MS: env.positiveInt(120_000),
+    /** Webhook deliveries (webhooks/config.ts). */
+    ...webhooksEnv,
   })
   .superRefine(env.checkKafka)
   .superRefine((c, ctx) => {

@@ -39,7 +39,8 @@ try {
     database,
     bus,
     migrations: capturesMigrations,
-    createModule: () => createCapturesModule({ database, bus, blobs, logger, leaseMs: config.CAPTURE_LEASE_MS }),
+    createModule: () =>
+      createCapturesModule({ database, bus, blobs, logger, leaseMs: config.CAPTURE_LEASE_MS, webhooks: config }),
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,

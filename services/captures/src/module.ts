@@ -1,12 +1,21 @@
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { BlobStore } from '@kg/blobs';
 import { createOutboxRelay, type EventBus } from '@kg/bus';
 import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
-import type { ServiceModule } from '@kg/service-kit';
+import { createAddressPolicy, type ServiceModule } from '@kg/service-kit';
 import type { CapturesContext } from './domain/context';
 import { createCapturesRouter } from './router';
 import { outbox } from './store/schema';
+import { webhooksEnv, type WebhooksConfig } from './webhooks/config';
+import { subscribeWebhookEvents } from './webhooks/consumer';
+import type { WebhooksContext } from './webhooks/context';
+import { createDispatcher, type Dispatcher } from './webhooks/dispatcher';
+import { DEFAULT_DELAYS_MS, retrySchedule } from './webhooks/schedule';
+import { createSender } from './webhooks/sender';
+
+export { webhooksEnv, type WebhooksConfig } from './webhooks/config';
 
 export const capturesMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -21,12 +30,21 @@ export interface CapturesDeps {
   /** Claim lease when the worker names none (default 120 s). */
   leaseMs?: number;
   outboxPollMs?: number;
+  /** Webhook delivery settings (webhooksEnv); absent: the defaults. */
+  webhooks?: WebhooksConfig;
 }
 
-/** The captures service as a mountable module: router and outbox relay. */
+/** The captures service as a mountable module: router, outbox relay, and the webhooks' fan-out and dispatcher. */
 export async function createCapturesModule(
   deps: CapturesDeps,
-): Promise<ServiceModule & { ctx: CapturesContext; flushEvents(): Promise<number> }> {
+): Promise<
+  ServiceModule & {
+    ctx: CapturesContext;
+    webhooks: WebhooksContext;
+    dispatcher: Dispatcher;
+    flushEvents(): Promise<number>;
+  }
+> {
   const relay = createOutboxRelay({
     db: deps.database.db,
     table: outbox,
@@ -42,12 +60,39 @@ export async function createCapturesModule(
     afterCommit: () => relay.wake(),
     leaseMs: deps.leaseMs ?? 120_000,
   };
+  const settings = deps.webhooks ?? z.object(webhooksEnv).parse({});
+  let dispatcher: Dispatcher | null = null;
+  const webhooks: WebhooksContext = {
+    db: deps.database.db,
+    logger: deps.logger,
+    now: () => new Date(),
+    policy: createAddressPolicy(settings.WEBHOOK_ALLOWLIST),
+    schedule: retrySchedule(
+      settings.WEBHOOK_RETRY_DELAYS_MS.length ? settings.WEBHOOK_RETRY_DELAYS_MS : DEFAULT_DELAYS_MS,
+      settings.WEBHOOK_RETRY_WINDOW_MS,
+    ),
+    failureWindowMs: settings.WEBHOOK_FAILURE_WINDOW_MS,
+    maxEndpoints: settings.WEBHOOK_MAX_ENDPOINTS,
+    wake: () => dispatcher?.wake(),
+  };
+  dispatcher = createDispatcher(webhooks, {
+    send: createSender({ allowlist: settings.WEBHOOK_ALLOWLIST, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
+  });
+  await subscribeWebhookEvents(deps.bus, webhooks);
   return {
     name: 'captures',
     ctx,
-    router: createCapturesRouter(ctx),
-    start: async () => relay.start(),
-    stop: () => relay.stop(),
+    webhooks,
+    dispatcher,
+    router: createCapturesRouter(ctx, webhooks),
+    start: async () => {
+      relay.start();
+      dispatcher.start();
+    },
+    stop: async () => {
+      await dispatcher.stop();
+      await relay.stop();
+    },
     ready: async () => (await deps.database.ping()) && (await deps.blobs.ready()),
     flushEvents: () => relay.flush(),
   };

@@ -4,7 +4,14 @@ import type { CapturesContext } from './domain/context';
 import { captureHandlers } from './procedures/captures';
 import { info } from './procedures/info';
 import { pipelineHandlers } from './procedures/pipeline';
+import { webhookHandlers } from './procedures/webhooks';
+import type { WebhooksContext } from './webhooks/context';
 
-/** capturesRouter: the public capture operations (gateway) and the pipeline's (ingest worker). */
-export const createCapturesRouter = (ctx: CapturesContext) =>
-  defineRouter(capturesApi, { info, ...captureHandlers(ctx), pipeline: pipelineHandlers(ctx) });
+/** capturesRouter: the public capture and webhook operations (gateway) and the pipeline's (ingest worker). */
+export const createCapturesRouter = (ctx: CapturesContext, webhooks: WebhooksContext) =>
+  defineRouter(capturesApi, {
+    info,
+    ...captureHandlers(ctx),
+    pipeline: pipelineHandlers(ctx),
+    webhooks: webhookHandlers(webhooks),
+  });

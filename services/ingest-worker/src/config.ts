@@ -1,12 +1,8 @@
-import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { env } from '@kg/config';
+import { addressAllowlistEnv } from '@kg/service-kit';
 
 const ms = env.positiveInt;
-const allowlist = () =>
-  env.list().refine((entries) => entries.every((e) => (e.includes('/') ? ipaddr.isValidCIDR(e) : ipaddr.isValid(e))), {
-    message: 'must be comma-separated IP addresses or CIDRs',
-  });
 
 /**
  * The pipeline's settings, the same in both modes (the one-process host spreads them into its
@@ -35,7 +31,7 @@ export const pipelineEnv = {
   FETCH_MAX_BYTES: ms(10 * 1024 * 1024),
   FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
   /** Addresses or CIDRs the fetch may reach although private, loopback, link-local… (none by default). */
-  FETCH_ALLOWLIST: allowlist(),
+  FETCH_ALLOWLIST: addressAllowlistEnv(),
   /** Parsers of untrusted content (PDF, DOCX, DOC, HTML, images) run in sandbox processes, at most this many at once. */
   EXTRACT_SANDBOX_PROCESSES: ms(2),
   /** Resident memory (and V8 heap) of one sandbox process, MiB; the kernel's address-space limit is this plus 3 GiB of reservations. */

@@ -6,6 +6,7 @@ import { gatewayHttpSchema } from '@kg/service-gateway/module';
 import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
 import { rankingEnv } from '@kg/service-search/module';
 import { checkOidc, oidcEnv } from '@kg/service-auth/module';
+import { webhooksEnv } from '@kg/service-captures/module';
 
 /** Env of the one-process host: every service in one process, all state under DATA_DIR. */
 export const standaloneConfigSchema = gatewayHttpSchema
@@ -24,6 +25,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     ACCESS_TOKEN_TTL_SECONDS: env.positiveInt(900),
     /** Processed-event ledger rows and search tombstones are kept this many hours. */
     EVENT_RETENTION_HOURS: env.positiveInt(168),
+    /** Webhook deliveries (services/captures/src/webhooks/config.ts). */
+    ...webhooksEnv,
     /** The ingest pipeline (services/ingest-worker/src/config.ts). */
     ...pipelineEnv,
     /** The search service's embedder (packages/embeddings); its vector index persists under DATA_DIR/vectors. */

@@ -114,6 +114,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     blobs: createFsBlobStore(path.join(dataDir, 'blobs')),
     logger: child('captures'),
     outboxPollMs: config.OUTBOX_POLL_MS,
+    webhooks: config,
   });
   const search = await createSearchModule({
     database,

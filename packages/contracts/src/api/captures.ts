@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { query, mutation } from '../procedure';
-import { ById } from '../common';
+import { ById, listOf } from '../common';
 import {
   Capture,
   CaptureActivityList,
@@ -20,6 +20,16 @@ import {
   StuckCapture,
   UploadCaptureInput,
 } from '../captures';
+import {
+  CreateWebhookInput,
+  RotateWebhookSecretInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookAttempt,
+  WebhookCreated,
+  WebhookSecretRotated,
+  WebhookTestSent,
+} from '../webhooks';
 import { serviceInfoApi } from './service-info';
 
 const CaptureContent = z.object({
@@ -121,6 +131,28 @@ export const capturesApi = {
       z.object({ requeued: z.boolean(), run_id: z.string().nullable() }),
       ['ingest-worker'],
     ),
+  },
+
+  /**
+   * Signed outbound webhooks of the caller's tenant (the captures service keeps the endpoints,
+   * the deliveries and their log, and delivers). Another tenant's ids answer NOT_FOUND.
+   */
+  webhooks: {
+    /** Checks the URL's form and that its host resolves to public addresses; the secret is in the answer only. */
+    create: mutation('tenant', CreateWebhookInput, WebhookCreated, ['gateway']),
+    list: query('tenant', z.object({}), listOf(Webhook), ['gateway']),
+    get: query('tenant', ById, Webhook, ['gateway']),
+    update: mutation('tenant', ById.extend({ changes: UpdateWebhookInput }), Webhook, ['gateway']),
+    /** Deletes the endpoint, its pending deliveries and its log. */
+    delete: mutation('tenant', ById, z.object({ deleted: z.literal(true) }), ['gateway']),
+    /** A new secret; the previous one keeps signing too (a second signature) for `overlap_seconds`. */
+    rotateSecret: mutation('tenant', ById.extend({ options: RotateWebhookSecretInput }), WebhookSecretRotated, [
+      'gateway',
+    ]),
+    /** Queues a `webhook.test` delivery to this endpoint, whatever it subscribes to (a disabled endpoint gets it once enabled again). */
+    test: mutation('tenant', ById, WebhookTestSent, ['gateway']),
+    /** The endpoint's last 100 attempts, newest first. */
+    attempts: query('tenant', ById, listOf(WebhookAttempt), ['gateway']),
   },
 } as const;
 

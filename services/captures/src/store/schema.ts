@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, optionalTimestamp, outboxTable, tenantIdColumn, updatedAt } from '@kg/db';
 
 export const captures = pgSchema('captures');
@@ -116,3 +116,89 @@ export const activity = captures.table(
 );
 
 export const outbox = outboxTable(captures);
+
+/** A tenant's webhook endpoints (POST /webhooks). */
+export const webhookEndpoints = captures.table(
+  'webhook_endpoints',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    url: text().notNull(),
+    description: text(),
+    eventTypes: jsonb().$type<string[]>().notNull(),
+    enabled: boolean().notNull().default(true),
+    disabledReason: text({ enum: ['by_user', 'gone', 'failing'] }),
+    disabledAt: optionalTimestamp(),
+    /** Start of the current run of failed attempts; null after a success. */
+    failingSince: optionalTimestamp(),
+    /** The signing secret (whsec_…): needed in clear to sign, so only this service's database holds it. */
+    secret: text().notNull(),
+    /** After a rotation, the previous secret signs too until previousSecretExpiresAt. */
+    previousSecret: text(),
+    previousSecretExpiresAt: optionalTimestamp(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * One event on its way to one endpoint: written when the event is consumed (once per endpoint
+ * and message id, so a redelivered event adds nothing), delivered by the dispatcher.
+ */
+export const webhookDeliveries = captures.table(
+  'webhook_deliveries',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    endpointId: text()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** The `webhook-id` header: the event's id, the same on every attempt. */
+    messageId: text().notNull(),
+    eventType: text().notNull(),
+    /** The JSON body sent, exactly (it is what the signature covers). */
+    body: text().notNull(),
+    /** When the event happened (the `webhook-timestamp` is the attempt's time). */
+    occurredAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    status: text({ enum: ['pending', 'delivered', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    /** While a dispatcher sends it: until when its claim holds (a crashed one's claim expires). */
+    leaseUntil: optionalTimestamp(),
+    createdAt: createdAt(),
+    finishedAt: optionalTimestamp(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_message_idx').on(t.endpointId, t.messageId),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_finished_idx').on(t.finishedAt),
+  ],
+);
+
+/** Every attempt of every delivery; the last 100 per endpoint are kept (GET /webhooks/:id/attempts). */
+export const webhookAttempts = captures.table(
+  'webhook_attempts',
+  {
+    seq: bigint({ mode: 'number' }).generatedAlwaysAsIdentity().primaryKey(),
+    tenantId: tenantIdColumn(),
+    endpointId: text()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    deliveryId: text().notNull(),
+    messageId: text().notNull(),
+    eventType: text().notNull(),
+    attempt: integer().notNull(),
+    attemptedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+    outcome: text({ enum: ['succeeded', 'failed'] }).notNull(),
+    httpStatus: integer(),
+    latencyMs: integer().notNull(),
+    error: text(),
+    nextAttemptAt: optionalTimestamp(),
+  },
+  (t) => [index('webhook_attempts_endpoint_seq_idx').on(t.endpointId, t.seq)],
+);

@@ -13,6 +13,7 @@ import { proposalRoutes } from './proposals';
 import { searchRoutes } from './search';
 import { paraLimits, paraRoutes } from './para';
 import type { Route } from './route';
+import { webhookRoutes } from './webhooks';
 
 /** Every public operation, in matching order (static segments before parameters). */
 export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: EventFeed): Route[] {
@@ -49,5 +50,6 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
     ...paraRoutes(paraLimits(kv, config)),
     ...captureRoutes(uploadLimits(kv, config)),
     ...eventRoutes(events, kv, config),
+    ...webhookRoutes,
   ];
 }

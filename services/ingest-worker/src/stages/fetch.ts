@@ -1,8 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { lookup } from 'node:dns/promises';
-import { isIP, type LookupFunction } from 'node:net';
-import { createAddressPolicy, refusalRule } from './address-policy';
+import { createAddressPolicy, EgressRefusal, pinnedLookup, resolvePublic, type Resolved } from '@kg/service-kit';
 import { digest, permanent, transient, type StageResult } from './result';
 
 export interface FetchOptions {
@@ -47,35 +45,24 @@ export function createFetchStage(options: FetchOptions) {
    * address) and the host as the user gave it, or the redirect's number; never the resolved
    * address, so a capture's error cannot map internal names to internal addresses.
    */
-  async function resolveChecked(host: string, redirect: number): Promise<{ address: string; family: number }> {
-    const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-    const found = isIP(bare)
-      ? [{ address: bare, family: isIP(bare) }]
-      : await lookup(bare, { all: true }).catch((err: NodeJS.ErrnoException) => {
-          throw err.code === 'ENOTFOUND'
-            ? permanent(`host ${bare} not found`)
-            : transient(`resolving ${bare}: ${err.code}`);
-        });
-    for (const { address } of found) {
-      const reason = policy.refusal(address);
-      if (!reason) continue;
-      const what = redirect ? `redirect ${redirect} leads to an address that` : `the address of ${bare}`;
-      throw permanent(`refused: ${what} is not public (${refusalRule(reason)}); only public addresses are fetched`);
+  async function resolveChecked(host: string, redirect: number): Promise<Resolved> {
+    try {
+      return await resolvePublic(host, policy);
+    } catch (err) {
+      if (!(err instanceof EgressRefusal)) throw transient(`resolving ${host}: ${(err as NodeJS.ErrnoException).code}`);
+      if (err.kind === 'not_found') throw permanent(`host ${err.host} not found`);
+      const what = redirect ? `redirect ${redirect} leads to an address that` : `the address of ${err.host}`;
+      throw permanent(`refused: ${what} is not public (${err.rule}); only public addresses are fetched`);
     }
-    return found[0]!;
   }
 
-  function hop(url: URL, pinned: { address: string; family: number }, deadline: AbortSignal) {
+  function hop(url: URL, pinned: Resolved, deadline: AbortSignal) {
     return new Promise<{ status: number; location: string | null; mime: string; charset: string | null; body: Buffer }>(
       (resolve, reject) => {
-        const pin: LookupFunction = (_host, opts, cb) => {
-          if ((opts as { all?: boolean }).all) (cb as never as (e: null, a: object[]) => void)(null, [pinned]);
-          else cb(null, pinned.address, pinned.family);
-        };
         const agent = url.protocol === 'https:' ? https : http;
         const req = agent.request(url, {
           method: 'GET',
-          lookup: pin,
+          lookup: pinnedLookup(pinned),
           signal: deadline,
           headers: {
             'user-agent': options.userAgent ?? 'knowledge-graph-ingest/1',

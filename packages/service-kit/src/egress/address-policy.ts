@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { env } from '@kg/config';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -51,3 +52,14 @@ function parseEntry(entry: string): [Address, number] {
   const address = ipaddr.process(entry);
   return [address, address.kind() === 'ipv4' ? 32 : 128];
 }
+
+/** True for an IP address or a CIDR, the entries of an allowlist (FETCH_ALLOWLIST, WEBHOOK_ALLOWLIST). */
+export function isAddressOrCidr(entry: string): boolean {
+  return entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+}
+
+/** The env schema of an allowlist: comma-separated IP addresses or CIDRs (empty: none). */
+export const addressAllowlistEnv = () =>
+  env.list().refine((entries) => entries.every(isAddressOrCidr), {
+    message: 'must be comma-separated IP addresses or CIDRs',
+  });
