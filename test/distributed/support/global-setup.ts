@@ -39,6 +39,9 @@ export async function setup(project: TestProject) {
       CAPTURE_RATE_LIMIT_PER_CREDENTIAL_PER_MINUTE: '100000',
       // The ingest worker: tests fetch from local servers; a short lease and sweep so a killed worker's runs resume quickly.
       FETCH_ALLOWLIST: '127.0.0.1',
+      // Webhook receivers the tests start on loopback; retries a second apart instead of 5 s, 30 s….
+      WEBHOOK_ALLOWLIST: '127.0.0.1',
+      WEBHOOK_RETRY_DELAYS_MS: '300,1000',
       INGEST_LEASE_MS: '8000',
       INGEST_STAGE_TIMEOUT_MS: '5000',
       INGEST_SWEEP_INTERVAL_MS: '2000',

@@ -58,6 +58,9 @@ export async function setup(project: TestProject) {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       // The ingest tests fetch from a local server; other private addresses stay refused.
       FETCH_ALLOWLIST: '127.0.0.1',
+      // Webhook receivers the tests start on loopback; retries a second apart instead of 5 s, 30 s….
+      WEBHOOK_ALLOWLIST: '127.0.0.1',
+      WEBHOOK_RETRY_DELAYS_MS: '300,1000',
       // The OpenID callback and the dashboard redirect are under PUBLIC_URL: this server's own address.
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       OIDC_ISSUER: oidc.issuer,
