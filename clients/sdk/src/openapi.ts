@@ -791,6 +791,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's webhook endpoints, oldest first (a disabled one says why in `disabled_reason`) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Register an endpoint for signed event deliveries; the answer holds its signing secret, shown this once (400 when the URL is not public; 409 past the per-tenant limit) */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint with its pending deliveries and its attempt log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change an endpoint: URL, event types, description; `enabled` pauses it or re-enables a disabled one */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown this once; deliveries carry a signature with the previous secret too for `overlap_seconds` (default one day) */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a `webhook.test` delivery to the endpoint now; its outcome appears in the attempt log */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's last 100 delivery attempts, newest first, with status and latency */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -904,6 +992,40 @@ export interface components {
             raw_content?: string;
             /** @enum {string} */
             source: "browser-extension" | "cli" | "api" | "mcp";
+        };
+        CreateWebhookInput: {
+            /**
+             * @description Where events are POSTed. Its host must resolve to public addresses only (no private, loopback or link-local address unless the server allow-lists it); it is checked at every delivery. Redirects are not followed.
+             * @example https://example.com/hooks/kg
+             */
+            url: string & (unknown & unknown);
+            /** @description The event types delivered to this endpoint */
+            event_types: components["schemas"]["WebhookEventType"][];
+            /** @description Leading and trailing whitespace is removed; at most 200 characters as sent */
+            description?: string & (unknown & unknown);
+            /** @default true */
+            enabled: boolean;
+        };
+        /** @enum {string} */
+        WebhookEventType: "capture.processed" | "capture.failed" | "node.created" | "node.updated" | "node.deleted" | "links.changed" | "proposal.created" | "para.item.changed";
+        UpdateWebhookInput: {
+            /**
+             * @description Where events are POSTed. Its host must resolve to public addresses only (no private, loopback or link-local address unless the server allow-lists it); it is checked at every delivery. Redirects are not followed.
+             * @example https://example.com/hooks/kg
+             */
+            url?: string & (unknown & unknown);
+            /** @description The event types delivered to this endpoint */
+            event_types?: components["schemas"]["WebhookEventType"][];
+            description?: (string & (unknown & unknown)) | null;
+            /** @description false pauses deliveries (they wait, and resume when enabled again); true re-enables an endpoint the server disabled */
+            enabled?: boolean;
+        };
+        RotateWebhookSecretInput: {
+            /**
+             * @description How long deliveries stay signed with the previous secret too (default one day; 0: not at all)
+             * @default 86400
+             */
+            overlap_seconds: number;
         };
         /** @description RFC 9457 problem details */
         Problem: {
@@ -1366,6 +1488,99 @@ export interface components {
             output: {
                 [key: string]: unknown;
             };
+        };
+        WebhookCreated: {
+            /** @description Webhook endpoint identifier, e.g. wh_01jd… */
+            id: string;
+            url: string;
+            description: string | null;
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            disabled_reason: ("by_user" | "gone" | "failing") | null;
+            disabled_at: string | null;
+            /** @description Start of the current run of failed attempts (null: the last attempt succeeded) */
+            failing_since: string | null;
+            /** @description First characters of the signing secret, to recognise it */
+            secret_prefix: string;
+            /** @description After a rotation: until when deliveries are also signed with the previous secret */
+            previous_secret_expires_at: string | null;
+            pending_deliveries: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            updated_at: string;
+            /** @description The signing secret (`whsec_` + base64), for the Standard Webhooks libraries. Returned only here, once. */
+            secret: string;
+        };
+        Webhook: {
+            /** @description Webhook endpoint identifier, e.g. wh_01jd… */
+            id: string;
+            url: string;
+            description: string | null;
+            event_types: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            disabled_reason: ("by_user" | "gone" | "failing") | null;
+            disabled_at: string | null;
+            /** @description Start of the current run of failed attempts (null: the last attempt succeeded) */
+            failing_since: string | null;
+            /** @description First characters of the signing secret, to recognise it */
+            secret_prefix: string;
+            /** @description After a rotation: until when deliveries are also signed with the previous secret */
+            previous_secret_expires_at: string | null;
+            pending_deliveries: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        WebhookSecretRotated: {
+            /** @description The signing secret (`whsec_` + base64), for the Standard Webhooks libraries. Returned only here, once. */
+            secret: string;
+            secret_prefix: string;
+            previous_secret_expires_at: string | null;
+        };
+        WebhookTestSent: {
+            /** @description One event on its way to one endpoint, e.g. whd_01jd… */
+            delivery_id: string;
+            message_id: string;
+        };
+        WebhookAttempt: {
+            /** @description One event on its way to one endpoint, e.g. whd_01jd… */
+            delivery_id: string;
+            /** @description The `webhook-id` sent (the same on every attempt of a delivery) */
+            message_id: string;
+            event_type: components["schemas"]["WebhookEventType"] | "webhook.test";
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            attempted_at: string;
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            http_status: number | null;
+            latency_ms: number;
+            /** @description Why the attempt failed (timeout, refused address, HTTP status…) */
+            error: string | null;
+            /** @description When the delivery is tried again (null: it will not be) */
+            next_attempt_at: string | null;
         };
     };
     responses: {
@@ -5373,6 +5588,597 @@ export interface operations {
             };
             /** @description Rate limited (Retry-After and RateLimit-* headers) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Created; `secret` is not shown again */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookInput"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretInput"];
+            };
+        };
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestSent"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookAttempt"][];
+                    };
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
