@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ApiKeyId, CaptureId, NodeId, TenantId, idSchema } from './ids';
+import { ApiKeyId, CaptureId, NodeId, ParaItemId, TenantId, idSchema } from './ids';
 import { NodeStatus } from './nodes';
-import { ParaJobEvent } from './para';
+import { ParaItem, ParaJobEvent } from './para';
 import { CaptureStatus, QueueReason } from './captures';
+import { Proposal } from './proposals';
 
 /**
  * Event families, one topic each. Messages are keyed by tenant id so that order
@@ -11,7 +12,11 @@ import { CaptureStatus, QueueReason } from './captures';
 export const TOPICS = {
   graphNodes: 'kg.graph.nodes.v1',
   graphLinks: 'kg.graph.links.v1',
+  /** Link and PARA proposals recorded for a capture's node (proposal.created), for webhooks. */
+  graphProposals: 'kg.graph.proposals.v1',
   paraJobs: 'kg.para.jobs.v1',
+  /** Every create, change and archive of a PARA item (para.item.changed), for webhooks. */
+  paraItems: 'kg.para.items.v1',
   /** Pipeline runs to execute (capture.queued), for the ingest worker. */
   captures: 'kg.captures.v1',
   /** Every status change of a capture (capture.changed), for live updates. */
@@ -111,6 +116,61 @@ export const CaptureChangeEvent = z.discriminatedUnion('type', [
 export type CaptureChangeEvent = z.infer<typeof CaptureChangeEvent>;
 
 /**
+ * The envelope of events whose `version` counts the writes of one record (not the tenant's
+ * graph version): `version` says what it counts.
+ */
+const recordEnvelope = <T extends string, D extends z.ZodType>(type: T, data: D, version: string) =>
+  z.object({
+    id: z.string().meta({ description: 'Unique event id (evt_…); consumers de-duplicate on it' }),
+    type: z.literal(type),
+    tenant_id: TenantId,
+    occurred_at: z.iso.datetime(),
+    version: z.number().int().positive().meta({ description: version }),
+    data,
+  });
+
+/**
+ * `kg.graph.proposals.v1`, keyed by tenant: a proposal was recorded for a capture's node
+ * (graph proposals.record), one event per proposal, written in the transaction that records it.
+ * `data.proposal` is the Proposal as the API answers it (status `pending`).
+ */
+export const ProposalEvent = z.discriminatedUnion('type', [
+  recordEnvelope(
+    'proposal.created',
+    z.object({ proposal: Proposal }),
+    "The proposal's change counter: 1 at its creation. Recording proposals is no write of the graph, so it takes no graph version; a proposal is created once (a reingest replaces the node's pending proposals by new ones, with new ids, each announced by its own proposal.created).",
+  ),
+]);
+export type ProposalEvent = z.infer<typeof ProposalEvent>;
+
+/** What a para.item.changed reports. */
+export const ParaItemChange = z.enum(['created', 'updated', 'archived', 'deleted']).meta({
+  description:
+    '`created` (POST /para); `archived`: the write archived the item (POST /para/{id}/archive, or PATCH status archived); `updated`: any other write of the item (PATCH, complete, undo-complete, unarchive: `item.status` says where it went); `deleted`: reserved, PARA items are never deleted today (DELETE /para/{id} answers 410), so no event carries it yet',
+});
+export type ParaItemChange = z.infer<typeof ParaItemChange>;
+
+/**
+ * `kg.para.items.v1`, keyed by tenant: a PARA item was created or changed, written in the same
+ * transaction as the write. A request that changes nothing (archiving an archived item,
+ * completing a completed project) writes no event; every PATCH does (it moves `updated_at`).
+ */
+export const ParaItemEvent = z.discriminatedUnion('type', [
+  recordEnvelope(
+    'para.item.changed',
+    z.object({
+      change: ParaItemChange,
+      item_id: ParaItemId,
+      item: ParaItem.nullable().meta({
+        description: 'The item as the API answers it after the write; null when deleted',
+      }),
+    }),
+    "The item's change counter (1 at its creation; every write of the item takes the next one): a consumer ignores an event whose version is not newer than the one it holds for that item.",
+  ),
+]);
+export type ParaItemEvent = z.infer<typeof ParaItemEvent>;
+
+/**
  * `kg.auth.api-keys.v1`, keyed by tenant: an API key was revoked. Every gateway drops the key
  * from its cache of verified keys at once (otherwise within API_KEY_CACHE_TTL_SECONDS).
  */
@@ -147,7 +207,9 @@ export type SessionEvent = z.infer<typeof SessionEvent>;
 export const EVENT_SCHEMAS = {
   [TOPICS.graphNodes]: NodeEvent,
   [TOPICS.graphLinks]: LinkEvent,
+  [TOPICS.graphProposals]: ProposalEvent,
   [TOPICS.paraJobs]: ParaJobEvent,
+  [TOPICS.paraItems]: ParaItemEvent,
   [TOPICS.captures]: CaptureEvent,
   [TOPICS.captureChanges]: CaptureChangeEvent,
   [TOPICS.apiKeys]: ApiKeyEvent,
