@@ -1,4 +1,4 @@
-import { TOPICS, type LinkEvent, type NodeEvent } from '@kg/contracts';
+import { TOPICS, type LinkEvent, type NodeEvent, type Proposal, type ProposalEvent } from '@kg/contracts';
 import { enqueueEvent, newEventId } from '@kg/bus';
 import type { DbOrTx } from '@kg/db';
 import { outbox } from '../store/schema';
@@ -90,4 +90,18 @@ export function linksChanged(
     data: { node_id: nodeId, added, removed },
   };
   return enqueueEvent(tx, outbox, TOPICS.graphLinks, event);
+}
+
+/**
+ * Writes a proposal.created into the outbox, inside the transaction that records the proposal.
+ * Recording proposals takes no graph version (it is no write of the graph): `version` is the
+ * proposal's own change counter, 1 at its creation (contracts ProposalEvent).
+ */
+export function proposalCreated(tx: DbOrTx, tenantId: string, proposal: Proposal, now: Date) {
+  const event: ProposalEvent = {
+    ...envelope(tenantId, 1, now),
+    type: 'proposal.created',
+    data: { proposal },
+  };
+  return enqueueEvent(tx, outbox, TOPICS.graphProposals, event);
 }

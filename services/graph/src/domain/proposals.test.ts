@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphApi } from '@kg/contracts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { graphApi, ProposalEvent, TOPICS, type Proposal } from '@kg/contracts';
 import { connectService } from '@kg/trpc';
 import { HARNESS_TIMEOUT, graphHarness, identity, problemOf, statusOf, type GraphHarness } from '../testing';
 import { captureNodeId } from './capture-nodes';
@@ -20,6 +21,8 @@ beforeAll(async () => {
       [COMPOST, 'Garden composting'],
       [BEES, 'Beekeeping'],
     ]),
+    // The relay publishes when woken only (a started module would wait a minute to poll).
+    outboxPollMs: 60_000,
   });
   const client = connectService('ingest-worker', 'graph', graphApi, { kind: 'local', router: h.module.router });
   worker = (n) => client.as(identity(n));
@@ -236,5 +239,103 @@ describe('proposals', () => {
     const { proposals } = await worker(11).proposals.record({ capture_id: cap(10), links: [], link_model: 'm' });
     expect(proposals).toEqual([]);
     expect(captureNodeId(cap(10))).toBe(node.id);
+  });
+});
+
+describe('proposal.created in the outbox', () => {
+  /** The tenant's proposal events, each checked against the topic's schema and keyed by tenant. */
+  async function proposalEvents(t: number) {
+    const rows = (await h.outbox(t)).filter((r) => r.topic === TOPICS.graphProposals);
+    for (const r of rows) expect(r.key).toBe(identity(t).tenantId);
+    return rows.map((r) => ProposalEvent.parse(r.payload));
+  }
+  const byId = (a: Proposal, b: Proposal) => a.id.localeCompare(b.id);
+
+  it('one event per proposal recorded, carrying the proposal as the API answers it (version 1)', async () => {
+    await captureNode(13, cap(12));
+    const a = await h.as(13).nodes.create({ title: 'Worm bins' });
+    const b = await h.as(13).nodes.create({ title: 'Leaf mould' });
+    const { proposals } = await worker(13).proposals.record({
+      capture_id: cap(12),
+      links: [
+        { id: a.id, score: 0.8 },
+        { id: b.id, score: 0.6 },
+      ],
+      link_model: 'test-model',
+    });
+    expect(proposals.map((p) => p.kind).sort()).toEqual(['link', 'link', 'para_item']);
+    const events = await proposalEvents(13);
+    expect(events.map((e) => e.data.proposal).sort(byId)).toEqual([...proposals].sort(byId));
+    for (const e of events)
+      expect(e).toMatchObject({
+        id: expect.stringMatching(/^evt_/),
+        type: 'proposal.created',
+        tenant_id: identity(13).tenantId,
+        version: 1,
+      });
+    expect(new Set(events.map((e) => e.id)).size).toBe(3);
+  });
+
+  it('a reingest announces only the proposals it adds, never a decided one again', async () => {
+    const node = await captureNode(14, cap(13), 'Unrelated title');
+    const a = await h.as(14).nodes.create({ title: 'A' });
+    const c = await h.as(14).nodes.create({ title: 'C' });
+    const record = (links: Array<{ id: string; score: number }>) =>
+      worker(14).proposals.record({ capture_id: cap(13), links, link_model: 'm' });
+    const first = await record([{ id: a.id, score: 0.9 }]);
+    const toA = first.proposals.find((p) => p.kind === 'link')!;
+    const toItem = first.proposals.find((p) => p.kind === 'para_item')!;
+    for (const p of [toA, toItem]) await h.as(14).proposals.dismiss({ id: node.id, proposal_id: p.id });
+    const second = await record([
+      { id: a.id, score: 0.9 },
+      { id: c.id, score: 0.7 },
+    ]);
+    expect(second.proposals.map((p) => p.target_id)).toEqual([c.id]);
+    // Nothing left to propose: the pending one goes, none is added, no event.
+    await record([]);
+    await record([{ id: c.id, score: LINK_PROPOSAL_MIN_SCORE - 0.01 }]);
+    const events = await proposalEvents(14);
+    expect(events.map((e) => [e.data.proposal.target_id, e.data.proposal.id])).toEqual([
+      [a.id, toA.id],
+      [COMPOST, toItem.id],
+      [c.id, second.proposals[0]!.id],
+    ]);
+    expect(events.every((e) => e.data.proposal.status === 'pending')).toBe(true);
+  });
+
+  it('the events commit with the proposals: an outbox that cannot take them fails the call, recording none', async () => {
+    const node = await captureNode(15, cap(14));
+    const a = await h.as(15).nodes.create({ title: 'A' });
+    await h.database.db.execute(sql`alter table graph.outbox rename to outbox_away`);
+    try {
+      await expect(
+        worker(15).proposals.record({ capture_id: cap(14), links: [{ id: a.id, score: 0.9 }], link_model: 'm' }),
+      ).rejects.toThrow();
+    } finally {
+      await h.database.db.execute(sql`alter table graph.outbox_away rename to outbox`);
+    }
+    expect((await h.as(15).proposals.list({ id: node.id })).data).toEqual([]);
+    expect(await proposalEvents(15)).toEqual([]);
+  });
+
+  it('wakes the outbox relay: the events reach the bus without waiting for its poll', async () => {
+    await captureNode(16, cap(15));
+    const seen: ProposalEvent[] = [];
+    await h.bus.subscribe({
+      topic: TOPICS.graphProposals,
+      group: 'test-proposals',
+      handler: async (e) => void seen.push(e),
+    });
+    await h.module.start();
+    try {
+      const { proposals } = await worker(16).proposals.record({ capture_id: cap(15), links: [], link_model: 'm' });
+      expect(proposals).toHaveLength(1);
+      await vi.waitFor(() => expect(seen.map((e) => e.data.proposal.id)).toContain(proposals[0]!.id), {
+        timeout: 20_000,
+        interval: 50,
+      });
+    } finally {
+      await h.module.stop();
+    }
   });
 });

@@ -31,7 +31,7 @@ import { recordWrite } from '../store/stats';
 import { checkAssignable } from './assignments';
 import { captureNodeId } from './capture-nodes';
 import type { GraphContext } from './context';
-import { nodeUpdated } from './events';
+import { nodeUpdated, proposalCreated } from './events';
 import { applyLinks, toLink } from './links';
 import { nodeChange } from './change';
 import { tenantWrite } from './write';
@@ -71,7 +71,8 @@ export const acceptedWeight = (score: number) => Math.min(1, Math.max(0.01, Math
  * best MAX_LINK_PROPOSALS) and, for a node without any PARA association, the best-matching
  * active PARA item at or above PARA_PROPOSAL_MIN_SCORE. The node's pending proposals are
  * replaced (a reingest never duplicates them); decided ones stay and are not proposed again.
- * A node deleted meanwhile gets none.
+ * A node deleted meanwhile gets none. Each proposal added is announced by a proposal.created
+ * written in the same transaction (the outbox relay is woken once it commits).
  */
 export async function recordProposals(
   ctx: GraphContext,
@@ -111,7 +112,12 @@ export async function recordProposals(
     }));
   const para = await paraProposal(ctx, identity, nodeId, node.status);
   if (para) rows.push({ ...base, id: newId('proposal'), ...para });
-  await ctx.db.transaction((tx) => replacePending(tx, tenantId, nodeId, rows));
+  const created = await ctx.db.transaction(async (tx) => {
+    const added = await replacePending(tx, tenantId, nodeId, rows);
+    for (const row of added) await proposalCreated(tx, tenantId, toProposal(row), ctx.now());
+    return added.length;
+  });
+  if (created > 0) ctx.afterCommit();
   return (await listProposals(ctx.db, tenantId, nodeId, 'pending')).map(toProposal);
 }
 

@@ -46,12 +46,19 @@ export async function findProposal(
 /**
  * Replaces the node's pending proposals by `rows`: pending ones go, and a row whose node,
  * kind and target already hold a decided proposal is not added (a decision is never asked again).
+ * Answers the rows added.
  */
-export async function replacePending(tx: DbOrTx, tenantId: string, nodeId: string, rows: NewProposal[]) {
+export async function replacePending(
+  tx: DbOrTx,
+  tenantId: string,
+  nodeId: string,
+  rows: NewProposal[],
+): Promise<ProposalRow[]> {
   await tx
     .delete(proposals)
     .where(and(eq(proposals.tenantId, tenantId), eq(proposals.nodeId, nodeId), eq(proposals.status, 'pending')));
-  if (rows.length > 0) await tx.insert(proposals).values(rows).onConflictDoNothing();
+  if (rows.length === 0) return [];
+  return tx.insert(proposals).values(rows).onConflictDoNothing().returning();
 }
 
 /** Decides a pending proposal; null when it was not pending (decided meanwhile). */
