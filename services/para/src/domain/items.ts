@@ -2,10 +2,14 @@ import {
   conflict,
   isId,
   notFound,
+  TOPICS,
   type CreateParaItemInput,
   type ParaItem,
+  type ParaItemChange,
+  type ParaItemEvent,
   type UpdateParaItemInput,
 } from '@kg/contracts';
+import { enqueueEvent, newEventId } from '@kg/bus';
 import { isoOrNull, iso, newId, type Tx } from '@kg/db';
 import {
   findItem,
@@ -19,6 +23,7 @@ import {
   type ItemPatch,
   type ItemRow,
 } from '../store/items';
+import { outbox } from '../store/schema';
 import type { ParaContext } from './context';
 import { firstFreeSlug, slugBase } from './slug';
 
@@ -38,14 +43,32 @@ export const toItem = (r: ItemRow): ParaItem => ({
 });
 
 /**
+ * Writes a para.item.changed into the outbox, inside the transaction of the item's write.
+ * `version` is the item's change counter as the write left it (contracts ParaItemEvent).
+ */
+export function itemChanged(tx: Tx, row: ItemRow, change: Exclude<ParaItemChange, 'deleted'>, now: Date) {
+  const event: ParaItemEvent = {
+    id: newEventId(),
+    type: 'para.item.changed',
+    tenant_id: row.tenantId,
+    occurred_at: now.toISOString(),
+    version: row.version,
+    data: { change, item_id: row.id, item: toItem(row) },
+  };
+  return enqueueEvent(tx, outbox, TOPICS.paraItems, event);
+}
+
+/**
  * Runs one write of a tenant's PARA items in a transaction holding the tenant's PARA lock;
- * the tenant's view token changes before the write is answered.
+ * the outbox relay is woken once it has committed (its events are in the outbox), and the
+ * tenant's view token changes before the write is answered.
  */
 export async function tenantWrite<T>(ctx: ParaContext, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const result = await ctx.db.transaction(async (tx) => {
     await lockTenantItems(tx, tenantId);
     return fn(tx);
   });
+  ctx.afterCommit();
   await ctx.viewsChanged?.(tenantId);
   return result;
 }
@@ -83,18 +106,23 @@ export async function paraTree(ctx: ParaContext, tenantId: string) {
   };
 }
 
-/** Creates an item with the first free slug of its label in its category (`my-label`, `my-label-2`, …). */
+/**
+ * Creates an item with the first free slug of its label in its category (`my-label`, `my-label-2`, …),
+ * and its para.item.changed (`created`).
+ */
 export async function createItem(ctx: ParaContext, tenantId: string, input: CreateParaItemInput): Promise<ItemRow> {
-  return tenantWrite(ctx, tenantId, async (tx) =>
-    insertItem(tx, {
+  return tenantWrite(ctx, tenantId, async (tx) => {
+    const row = await insertItem(tx, {
       id: newId('para'),
       tenantId,
       category: input.category,
       label: input.label,
       description: input.description ?? '',
       slug: await freeSlug(tx, tenantId, input.category, input.label),
-    }),
-  );
+    });
+    await itemChanged(tx, row, 'created', ctx.now());
+    return row;
+  });
 }
 
 /**
@@ -191,9 +219,15 @@ export async function patchTransition(
   return { patch: { ...fields, ...status.patch } };
 }
 
-/** Applies a transition (always a write: updated_at moves, like every successful PATCH). */
+/**
+ * Applies a transition (always a write: updated_at moves, like every successful PATCH) and
+ * writes its para.item.changed: `archived` when it archived the item, `updated` otherwise.
+ */
 export async function applyTransition(tx: Tx, ctx: ParaContext, item: ItemRow, t: Transition): Promise<ItemRow> {
-  const updated = await updateItem(tx, item.tenantId, item.id, t.patch, ctx.now());
+  const now = ctx.now();
+  const updated = await updateItem(tx, item.tenantId, item.id, t.patch, now);
   if (!updated) throw notFound('PARA item');
+  const archived = updated.status === 'archived' && item.status !== 'archived';
+  await itemChanged(tx, updated, archived ? 'archived' : 'updated', now);
   return updated;
 }

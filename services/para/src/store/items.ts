@@ -81,6 +81,7 @@ export async function insertItem(db: DbOrTx, row: typeof items.$inferInsert): Pr
   return created!;
 }
 
+/** Applies a change and takes the item's next version. */
 export async function updateItem(
   db: DbOrTx,
   tenantId: string,
@@ -90,7 +91,7 @@ export async function updateItem(
 ): Promise<ItemRow | null> {
   const [row] = await db
     .update(items)
-    .set({ ...patch, updatedAt: now })
+    .set({ ...patch, updatedAt: now, version: sql`${items.version} + 1` })
     .where(and(eq(items.tenantId, tenantId), eq(items.id, id)))
     .returning();
   return row ?? null;

@@ -29,6 +29,8 @@ export const items = para.table(
      * late or reordered commands cannot leave the links out of step with the status.
      */
     statusVersion: integer().notNull().default(0),
+    /** Change counter: 1 at creation, every write of the item takes the next one (the `version` of its events). */
+    version: integer().notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: optionalTimestamp(),
