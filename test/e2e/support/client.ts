@@ -37,7 +37,7 @@ export function remember(...secrets: Array<string | undefined>): void {
 function harvest(body: unknown): void {
   if (!body || typeof body !== 'object') return;
   const b = body as Record<string, unknown>;
-  const found = ['access_token', 'refresh_token', 'key', 'token'].map((k) => b[k]);
+  const found = ['access_token', 'refresh_token', 'key', 'token', 'secret'].map((k) => b[k]);
   remember(...found.filter((v): v is string => typeof v === 'string'));
 }
 

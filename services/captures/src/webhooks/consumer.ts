@@ -49,4 +49,10 @@ export async function subscribeWebhookEvents(bus: EventBus, ctx: WebhooksContext
   await subscribe(TOPICS.graphLinks, async (event) => {
     await fanOut(ctx, event.tenant_id, fromBusEvent(event));
   });
+  await subscribe(TOPICS.graphProposals, async (event) => {
+    await fanOut(ctx, event.tenant_id, fromBusEvent(event));
+  });
+  await subscribe(TOPICS.paraItems, async (event) => {
+    await fanOut(ctx, event.tenant_id, fromBusEvent(event));
+  });
 }
