@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Webhook, WebhookAttempt, WebhookCreated } from '@kg/contracts';
+import { Webhook, type WebhookAttempt, WebhookCreated } from '@kg/contracts';
 import {
   api,
   conforms,
