@@ -326,6 +326,13 @@ S3_BUCKET: {{ .Values.objectStorage.bucket | quote }}
 S3_FORCE_PATH_STYLE: {{ ternary "true" "false" .Values.objectStorage.forcePathStyle | quote }}
 S3_CREATE_BUCKET: {{ ternary "true" "false" .Values.objectStorage.createBucket | quote }}
 CAPTURE_LEASE_MS: {{ .Values.captures.leaseMs | int64 | quote }}
+{{- with .Values.captures.webhooks }}
+WEBHOOK_ALLOWLIST: {{ join "," .allowlist | quote }}
+WEBHOOK_TIMEOUT_MS: {{ .timeoutMs | int64 | quote }}
+WEBHOOK_RETRY_WINDOW_MS: {{ .retryWindowMs | int64 | quote }}
+WEBHOOK_FAILURE_WINDOW_MS: {{ .failureWindowMs | int64 | quote }}
+WEBHOOK_MAX_ENDPOINTS: {{ .maxEndpoints | int64 | quote }}
+{{- end }}
 {{- range $peer := list "auth" "graph" "para" "captures" "search" }}
 {{ $peer | upper }}_URL: {{ include "kg.url" (dict "root" $ "component" $peer) | quote }}
 {{- end }}
