@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
-import { webhooksEnv } from './webhooks/config';
+import { checkWebhooks, webhooksEnv } from './webhooks/config';
 
 /** Env of the captures service when it runs as its own process. */
 export const capturesConfigSchema = z
@@ -29,6 +29,7 @@ export const capturesConfigSchema = z
     ...webhooksEnv,
   })
   .superRefine(env.checkKafka)
+  .superRefine(checkWebhooks)
   .superRefine((c, ctx) => {
     const need = (key: string, why: string) =>
       ctx.addIssue({ code: 'custom', path: [key], message: `required ${why}` });

@@ -15,7 +15,7 @@ import { createDispatcher, type Dispatcher } from './webhooks/dispatcher';
 import { DEFAULT_DELAYS_MS, retrySchedule } from './webhooks/schedule';
 import { createSender } from './webhooks/sender';
 
-export { webhooksEnv, type WebhooksConfig } from './webhooks/config';
+export { checkWebhooks, webhooksEnv, type WebhooksConfig } from './webhooks/config';
 
 export const capturesMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -35,9 +35,7 @@ export interface CapturesDeps {
 }
 
 /** The captures service as a mountable module: router, outbox relay, and the webhooks' fan-out and dispatcher. */
-export async function createCapturesModule(
-  deps: CapturesDeps,
-): Promise<
+export async function createCapturesModule(deps: CapturesDeps): Promise<
   ServiceModule & {
     ctx: CapturesContext;
     webhooks: WebhooksContext;
@@ -77,6 +75,7 @@ export async function createCapturesModule(
   };
   dispatcher = createDispatcher(webhooks, {
     send: createSender({ allowlist: settings.WEBHOOK_ALLOWLIST, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),
+    leaseMs: settings.WEBHOOK_LEASE_MS,
   });
   await subscribeWebhookEvents(deps.bus, webhooks);
   return {

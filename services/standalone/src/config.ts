@@ -6,7 +6,7 @@ import { gatewayHttpSchema } from '@kg/service-gateway/module';
 import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
 import { rankingEnv } from '@kg/service-search/module';
 import { checkOidc, oidcEnv } from '@kg/service-auth/module';
-import { webhooksEnv } from '@kg/service-captures/module';
+import { checkWebhooks, webhooksEnv } from '@kg/service-captures/module';
 
 /** Env of the one-process host: every service in one process, all state under DATA_DIR. */
 export const standaloneConfigSchema = gatewayHttpSchema
@@ -40,6 +40,7 @@ export const standaloneConfigSchema = gatewayHttpSchema
   })
   .superRefine(checkOidc)
   .superRefine(checkPipeline)
+  .superRefine(checkWebhooks)
   .superRefine(env.checkEmbeddings)
   .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {
     message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp',

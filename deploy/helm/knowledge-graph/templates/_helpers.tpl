@@ -331,6 +331,7 @@ WEBHOOK_ALLOWLIST: {{ join "," .allowlist | quote }}
 WEBHOOK_TIMEOUT_MS: {{ .timeoutMs | int64 | quote }}
 WEBHOOK_RETRY_WINDOW_MS: {{ .retryWindowMs | int64 | quote }}
 WEBHOOK_FAILURE_WINDOW_MS: {{ .failureWindowMs | int64 | quote }}
+WEBHOOK_LEASE_MS: {{ .leaseMs | int64 | quote }}
 WEBHOOK_MAX_ENDPOINTS: {{ .maxEndpoints | int64 | quote }}
 {{- end }}
 {{- range $peer := list "auth" "graph" "para" "captures" "search" }}

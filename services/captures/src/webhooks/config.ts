@@ -22,7 +22,15 @@ export const webhooksEnv = {
   WEBHOOK_RETRY_WINDOW_MS: env.positiveInt(24 * 3600_000),
   /** An endpoint whose attempts all failed for this long is disabled (ms). */
   WEBHOOK_FAILURE_WINDOW_MS: env.positiveInt(24 * 3600_000),
+  /** How long a dispatcher's claim on a delivery holds (ms): a process that dies mid-attempt leaves it to be taken again after this; longer than WEBHOOK_TIMEOUT_MS. */
+  WEBHOOK_LEASE_MS: env.positiveInt(60_000),
   /** Webhook endpoints per tenant. */
   WEBHOOK_MAX_ENDPOINTS: env.positiveInt(20),
 };
 export type WebhooksConfig = z.infer<z.ZodObject<typeof webhooksEnv>>;
+
+/** The claim must outlast an attempt, or a slow attempt's delivery would be taken by another dispatcher meanwhile. */
+export function checkWebhooks(c: WebhooksConfig, ctx: z.RefinementCtx): void {
+  if (c.WEBHOOK_LEASE_MS <= c.WEBHOOK_TIMEOUT_MS)
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must be longer than WEBHOOK_TIMEOUT_MS' });
+}
