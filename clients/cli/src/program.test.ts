@@ -18,7 +18,7 @@ function helpOf(cmd: Command): string {
 }
 
 /** Commands that print no data (a message at most), so --json has nothing to format. */
-const NO_DATA = new Set(['login', 'logout', 'nodes delete', 'keys revoke', 'help']);
+const NO_DATA = new Set(['login', 'logout', 'nodes delete', 'keys revoke', 'webhooks rm', 'help']);
 
 describe('kg --help', () => {
   const program = buildProgram();
@@ -59,6 +59,14 @@ describe('kg --help', () => {
       'keys create',
       'keys list',
       'keys revoke',
+      'webhooks list',
+      'webhooks add',
+      'webhooks show',
+      'webhooks update',
+      'webhooks rm',
+      'webhooks rotate',
+      'webhooks test',
+      'webhooks attempts',
       'import',
       'export',
     ])

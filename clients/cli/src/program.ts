@@ -8,6 +8,7 @@ import { nodeCommands } from './commands/nodes.ts';
 import { paraCommands } from './commands/para.ts';
 import { searchCommands } from './commands/search.ts';
 import { vaultCommands } from './commands/vault.ts';
+import { webhookCommands } from './commands/webhooks.ts';
 import { VERSION } from './version.ts';
 
 const ENVIRONMENT = `
@@ -37,6 +38,7 @@ Examples:
   $ echo "Idea: review at growing intervals" | kg capture --wait
   $ kg capture --url https://example.com/article --why "for the essay"
   $ kg import ~/Notes                          # an Obsidian vault
+  $ kg webhooks add https://example.com/hooks --events node.created   # signed event deliveries
 ${ENVIRONMENT}`,
     );
   for (const add of [
@@ -47,6 +49,7 @@ ${ENVIRONMENT}`,
     graphCommands,
     searchCommands,
     keyCommands,
+    webhookCommands,
     vaultCommands,
     importBookmarksCommand,
   ])
