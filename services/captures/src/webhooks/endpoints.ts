@@ -2,7 +2,6 @@ import {
   conflict,
   invalid,
   notFound,
-  unavailable,
   type CreateWebhookInput,
   type UpdateWebhookInput,
   type Webhook,
@@ -74,7 +73,11 @@ async function checkUrl(ctx: WebhooksContext, raw: string): Promise<string> {
   } catch (err) {
     if (err instanceof EgressRefusal)
       throw refuse(err.kind === 'not_found' ? err.message : `${err.message}; webhooks go to public addresses only`);
-    throw unavailable(`could not resolve ${url.hostname} now; try again`);
+    // A resolver that fails (EAI_AGAIN, a timeout) says nothing about the URL: still the
+    // caller's to fix or retry, never a server error.
+    throw refuse(
+      `host ${url.hostname} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'failed'}); try again`,
+    );
   }
   return url.toString();
 }
