@@ -1,35 +1,21 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { Schemas } from '@kg/sdk';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@kg/sdk/webhook-events';
 import { examples, int, jsonOption } from '../context.ts';
 import type { AddOpts, RotateOpts, TestOpts, UpdateOpts } from '../webhooks/actions.ts';
 
-type EventType = Schemas['WebhookEventType'];
-
-/** The event types an endpoint can subscribe to (the compiler checks the list against the API's). */
-export const EVENT_TYPES = [
-  'capture.processed',
-  'capture.failed',
-  'node.created',
-  'node.updated',
-  'node.deleted',
-  'links.changed',
-  'proposal.created',
-  'para.item.changed',
-] as const satisfies readonly EventType[];
-const everyTypeListed: [Exclude<EventType, (typeof EVENT_TYPES)[number]>] extends [never] ? true : false = true;
-void everyTypeListed;
-
 /** `--events a,b`: known types, each once (a mistake is a usage error, exit 2). */
-export function parseEvents(raw: string): EventType[] {
+export function parseEvents(raw: string): WebhookEventType[] {
   const types = raw
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
   if (!types.length) throw new InvalidArgumentError('name at least one event type');
-  const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  const unknown = types.filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length)
-    throw new InvalidArgumentError(`unknown event type ${unknown.join(', ')}; one of ${EVENT_TYPES.join(', ')}`);
-  return [...new Set(types)] as EventType[];
+    throw new InvalidArgumentError(
+      `unknown event type ${unknown.join(', ')}; one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    );
+  return [...new Set(types)] as WebhookEventType[];
 }
 
 // The actions load when a webhooks command runs, not at every kg start.
@@ -63,7 +49,11 @@ export function webhookCommands(program: Command): void {
           'Register an endpoint; its signing secret (whsec_…) is printed once. The URL must resolve to public addresses.',
         )
         .argument('<url>', 'where events are POSTed (http:// or https://)')
-        .requiredOption('--events <types>', `comma-separated event types: ${EVENT_TYPES.join(', ')}`, parseEvents)
+        .requiredOption(
+          '--events <types>',
+          `comma-separated event types: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+          parseEvents,
+        )
         .option('--description <text>', 'what the endpoint is for (up to 200 characters)')
         .option('--disabled', 'create it paused (enable it with `kg webhooks update ID --enable`)'),
     ),

@@ -1,6 +1,7 @@
 import type { Schemas } from '@kg/sdk';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, parseEvents } from '../commands/webhooks.ts';
+import { WEBHOOK_EVENT_TYPES } from '@kg/sdk/webhook-events';
+import { parseEvents } from '../commands/webhooks.ts';
 import { disabledHint, stateText } from './format.ts';
 
 const endpoint = (over: Partial<Schemas['Webhook']> = {}): Schemas['Webhook'] => ({
@@ -23,7 +24,7 @@ const endpoint = (over: Partial<Schemas['Webhook']> = {}): Schemas['Webhook'] =>
 describe('kg webhooks --events', () => {
   it('takes known types, comma-separated, each once', () => {
     expect(parseEvents('node.created, capture.processed,node.created')).toEqual(['node.created', 'capture.processed']);
-    expect(parseEvents(EVENT_TYPES.join(','))).toEqual([...EVENT_TYPES]);
+    expect(parseEvents(WEBHOOK_EVENT_TYPES.join(','))).toEqual([...WEBHOOK_EVENT_TYPES]);
   });
   it('refuses an unknown type (naming the known ones) and an empty list', () => {
     expect(() => parseEvents('node.created,node.exploded')).toThrow(
