@@ -30,10 +30,11 @@ import { parseArgs } from 'node:util';
 import { fmt, summarize, type Summary } from '../graph/stats';
 import { withDistributedLock } from '../noisy/servers';
 import { ROOT } from '../search/servers';
-import { startReceiver, type Receiver, type ReceiverState } from './receiver';
-import { describeDelays, expectedDelivery, retryDelays, type Expected } from './schedule';
+import { loadPhase, outagePhase, pacedPhase, pendingZero, seconds, type Attempt, type Plan } from './phases';
+import { startReceiver, type ReceiverState } from './receiver';
+import { retryDelays } from './schedule';
 import { apiKeyTenant, startDistributedTarget, startEmbeddedTarget, type Target } from './servers';
-import { call, deliveredTracker, directPosts, makeNode, makeNodes, sleep, tally, type Tenant } from './traffic';
+import { call, deliveredTracker, directPosts, makeNodes } from './traffic';
 
 const { values: args } = parseArgs({
   options: {
@@ -65,184 +66,15 @@ const SERVER_ENV: Record<string, string> = {
   ),
   WEBHOOK_ALLOWLIST: '127.0.0.1',
 };
-const DELAYS = retryDelays(SERVER_ENV['WEBHOOK_RETRY_DELAYS_MS']);
-
-interface WebhookState {
-  pending_deliveries: number;
-  enabled: boolean;
-  failing_since: string | null;
-}
-interface Attempt {
-  attempt: number;
-  outcome: string;
-  latency_ms: number;
-  attempted_at: string;
-  next_attempt_at: string | null;
-  error: string | null;
-}
-
-const seconds = (ms: number) => Math.round(ms) / 1000;
-
-async function pendingZero(t: Tenant, id: string, timeoutMs: number): Promise<number> {
-  const end = performance.now() + timeoutMs;
-  for (;;) {
-    const w = await call<WebhookState>(t, 'GET', `/webhooks/${id}`);
-    if (w.pending_deliveries === 0 || performance.now() > end) return w.pending_deliveries;
-    await sleep(500);
-  }
-}
-
-/** The paced phase: one node at a time, each waiting for its delivery (no queue anywhere). */
-async function pacedPhase(t: Tenant, receiver: Receiver, count: number) {
-  const tracker = deliveredTracker(receiver);
-  const latencies: number[] = [];
-  let missing = 0;
-  for (let i = 0; i < count; i++) {
-    const m = await makeNode(t, 'paced', i);
-    if (!(await tracker.waitFor([m.nodeId], 10_000, log))) {
-      missing++;
-      continue;
-    }
-    latencies.push(tracker.first.get(m.nodeId)!.at - m.committed);
-    await sleep(20);
-  }
-  return { latency_ms: summarize(latencies), min_ms: Math.min(...latencies), missing };
-}
-
-async function loadPhase(t: Tenant, receiver: Receiver) {
-  const tracker = deliveredTracker(receiver);
-  const from = receiver.receipts.length;
-  const t0 = performance.now();
-  const { made, failed } = await makeNodes(t, 'load', EVENTS, CLIENTS);
-  const madeAt = performance.now();
-  log(`  ${made.length} nodes made in ${seconds(madeAt - t0)} s (${failed} POSTs failed); waiting for the deliveries…`);
-  const ids = made.map((m) => m.nodeId);
-  const complete = await tracker.waitFor(ids, Math.max(120_000, EVENTS * 300), log);
-  const lat = made.filter((m) => tracker.first.has(m.nodeId)).map((m) => tracker.first.get(m.nodeId)!.at - m.committed);
-  const arrivals = made
-    .map((m) => tracker.first.get(m.nodeId)?.at)
-    .filter((x): x is number => x !== undefined)
-    .sort((a, b) => a - b);
-  const last = arrivals.at(-1) ?? t0;
-  await sleep(2000); // a late duplicate still counts
-  return {
-    complete,
-    nodes_made: made.length,
-    posts_failed: failed,
-    made_seconds: seconds(madeAt - t0),
-    nodes_per_s: made.length / ((madeAt - t0) / 1000),
-    post_latency_ms: summarize(made.map((m) => m.committed - m.sent)),
-    latency_ms: summarize(lat),
-    min_ms: Math.min(...lat),
-    /** First POST to last delivery. */
-    deliveries_per_s: arrivals.length / ((last - t0) / 1000),
-    /** First delivery to last delivery. */
-    deliveries_per_s_between_first_and_last: (arrivals.length - 1) / ((last - arrivals[0]!) / 1000),
-    last_delivery_after_last_201_ms: last - Math.max(...made.map((m) => m.committed)),
-    checks: tally(receiver.receipts.slice(from), new Set(ids)),
-  };
-}
-
-async function outagePhase(t: Tenant, receiver: Receiver, webhookId: string) {
-  const tracker = deliveredTracker(receiver);
-  const from = receiver.receipts.length;
-  const pending: Array<{ s: number; pending: number }> = [];
-  let polling = true;
-  const outageStart = performance.now();
-  await receiver.setState(OUTAGE);
-  log(
-    `  receiver ${OUTAGE === '503' ? 'answers 503' : 'refuses connections'} for ${seconds(OUTAGE_MS)} s; ${OUTAGE_EVENTS} nodes now…`,
-  );
-  const poller = (async () => {
-    while (polling) {
-      const w = await call<WebhookState>(t, 'GET', `/webhooks/${webhookId}`).catch(() => null);
-      if (w) pending.push({ s: seconds(performance.now() - outageStart), pending: w.pending_deliveries });
-      await sleep(5000);
-    }
-  })();
-  const { made, failed } = await makeNodes(t, 'outage', OUTAGE_EVENTS, CLIENTS);
-  const madeEnd = performance.now();
-  log(`  ${made.length} nodes made in ${seconds(madeEnd - outageStart)} s (${failed} POSTs failed)`);
-  if (madeEnd - outageStart > OUTAGE_MS)
-    log('  (the nodes took longer to make than the outage lasted: some were made after it)');
-  await sleep(Math.max(0, outageStart + OUTAGE_MS - 2000 - performance.now()));
-  const attemptsBefore = await call<{ data: Attempt[] }>(t, 'GET', `/webhooks/${webhookId}/attempts`);
-  const stateBefore = await call<WebhookState>(t, 'GET', `/webhooks/${webhookId}`);
-  await sleep(Math.max(0, outageStart + OUTAGE_MS - performance.now()));
-  const recovered = performance.now();
-  await receiver.setState('up');
-  const duringOutage = receiver.receipts.slice(from);
-  log(
-    `  receiver back after ${seconds(recovered - outageStart)} s (${stateBefore.pending_deliveries} pending, ` +
-      `${duringOutage.length} attempts reached it meanwhile); waiting for the drain…`,
-  );
-
-  const created = made.map((m) => m.committed - outageStart);
-  const expected = created.map((c) => expectedDelivery(DELAYS, c, recovered - outageStart));
-  const latestExpected = Math.max(...expected.map((e) => e.latest));
-  const ids = made.map((m) => m.nodeId);
-  const complete = await tracker.waitFor(ids, latestExpected + 180_000, log, 30_000);
-  const arrivals = made
-    .map((m) => tracker.first.get(m.nodeId)?.at)
-    .filter((x): x is number => x !== undefined)
-    .sort((a, b) => a - b);
-  await sleep(2000);
-  polling = false;
-  await poller;
-  const firstAfter = (arrivals[0] ?? NaN) - recovered;
-  const lastAfter = (arrivals.at(-1) ?? NaN) - recovered;
-  // Attempts that reached the receiver while it was down, per webhook-id (503 only: refused ones never arrive).
-  const perId = new Map<string, number>();
-  for (const r of duringOutage) perId.set(r.webhookId, (perId.get(r.webhookId) ?? 0) + 1);
-  const attemptsPerEvent: Record<string, number> = {};
-  for (const n of perId.values()) attemptsPerEvent[n] = (attemptsPerEvent[n] ?? 0) + 1;
-  const logged: Record<string, number> = {};
-  for (const a of attemptsBefore.data)
-    logged[`attempt ${a.attempt} ${a.outcome}`] = (logged[`attempt ${a.attempt} ${a.outcome}`] ?? 0) + 1;
-  const summary = (pick: (e: Expected) => number) => ({
-    first: Math.min(...expected.map(pick)) / 1000,
-    last: Math.max(...expected.map(pick)) / 1000,
-  });
-  return {
-    complete,
-    kind: OUTAGE,
-    outage_s: seconds(recovered - outageStart),
-    nodes_made: made.length,
-    posts_failed: failed,
-    made_within_s: seconds(madeEnd - outageStart),
-    pending_before_recovery: stateBefore.pending_deliveries,
-    pending_max: Math.max(0, ...pending.map((p) => p.pending)),
-    pending_samples: pending,
-    failing_since_set: stateBefore.failing_since !== null,
-    attempts_during_outage: duringOutage.length,
-    attempts_during_outage_verified: duringOutage.filter((r) => r.verified).length,
-    /** How many events got 1, 2, 3… attempts while the receiver was down (503: counted by the receiver). */
-    attempts_per_event_during_outage: attemptsPerEvent,
-    /** GET /webhooks/:id/attempts 2 s before the recovery (the last 100), by attempt number and outcome. */
-    logged_attempts_before_recovery: logged,
-    delivered: arrivals.length,
-    first_delivery_after_recovery_s: seconds(firstAfter),
-    drain_s: seconds(lastAfter),
-    /** Deliveries per second between the first and the last delivery after the recovery. */
-    drain_rate_per_s: (arrivals.length - 1) / ((lastAfter - firstAfter) / 1000),
-    /** Deliveries per second from the recovery to the last delivery. */
-    drain_rate_from_recovery_per_s: arrivals.length / (lastAfter / 1000),
-    /** Quartiles of the delivery times after the recovery (s). */
-    delivered_after_recovery_s: {
-      p25: seconds((arrivals[Math.floor(arrivals.length / 4)] ?? NaN) - recovered),
-      p50: seconds((arrivals[Math.floor(arrivals.length / 2)] ?? NaN) - recovered),
-      p75: seconds((arrivals[Math.floor((3 * arrivals.length) / 4)] ?? NaN) - recovered),
-    },
-    schedule: {
-      delays: describeDelays(DELAYS),
-      attempt_after_recovery: [...new Set(expected.map((e) => e.attempt))].sort(),
-      nominal_s: summary((e) => e.nominal),
-      earliest_s: summary((e) => e.earliest),
-      latest_s: summary((e) => e.latest),
-    },
-    checks: tally(receiver.receipts.slice(from), new Set(ids)),
-  };
-}
+const PLAN: Plan = {
+  events: EVENTS,
+  clients: CLIENTS,
+  outageMs: OUTAGE_MS,
+  outageEvents: OUTAGE_EVENTS,
+  outage: OUTAGE,
+  delays: retryDelays(SERVER_ENV['WEBHOOK_RETRY_DELAYS_MS']),
+  log,
+};
 
 function machine() {
   const git = (a: string[]) => execFileSync('git', a, { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -296,12 +128,12 @@ async function main() {
 
     load['paced'] = loadavg()[0]!;
     log(`paced: ${PACED} nodes one at a time, each waiting for its delivery…`);
-    const paced = await pacedPhase(t, receiver, PACED);
+    const paced = await pacedPhase(t, receiver, PACED, log);
     log(`  commit → receipt p50 ${fmt(paced.latency_ms.p50)} ms, p95 ${fmt(paced.latency_ms.p95)} ms`);
 
     load['load'] = loadavg()[0]!;
     log(`load: ${EVENTS} nodes from ${CLIENTS} clients…`);
-    const loaded = await loadPhase(t, receiver);
+    const loaded = await loadPhase(t, receiver, PLAN);
     const attempts = await call<{ data: Attempt[] }>(t, 'GET', `/webhooks/${hook.id}/attempts`);
     const serverSide = summarize(attempts.data.filter((a) => a.outcome === 'succeeded').map((a) => a.latency_ms));
     log(
@@ -313,7 +145,7 @@ async function main() {
 
     load['outage'] = loadavg()[0]!;
     log(`outage: ${seconds(OUTAGE_MS)} s, ${OUTAGE_EVENTS} nodes…`);
-    const outage = await outagePhase(t, receiver, hook.id);
+    const outage = await outagePhase(t, receiver, hook.id, PLAN);
     const stray = receiver.receipts.filter((r) => !r.nodeId || !r.verified).length;
 
     const result = {
