@@ -1,9 +1,8 @@
 import { TOPICS, type Topic } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
-import { newId } from '@kg/db';
 import { insertDeliveries, subscribedEndpoints } from '../store/webhooks';
 import type { WebhooksContext } from './context';
-import { fromBusEvent, fromCaptureChange, type Outgoing } from './payloads';
+import { deliveryOf, fromBusEvent, fromCaptureChange, type Outgoing } from './payloads';
 
 /** The consumer group of webhook fan-out: every event of these topics once per service. */
 export const WEBHOOKS_GROUP = 'captures-webhooks';
@@ -20,17 +19,7 @@ export async function fanOut(ctx: WebhooksContext, tenantId: string, message: Ou
   const now = ctx.now();
   const added = await insertDeliveries(
     ctx.db,
-    endpoints.map((e) => ({
-      id: newId('webhookDelivery'),
-      tenantId,
-      endpointId: e.id,
-      messageId: message.messageId,
-      eventType: message.type,
-      body: message.body,
-      occurredAt: message.occurredAt,
-      nextAttemptAt: now,
-      createdAt: now,
-    })),
+    endpoints.map((e) => deliveryOf(tenantId, e.id, message, now)),
   );
   if (added > 0) ctx.wake();
   return added;

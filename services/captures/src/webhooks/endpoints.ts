@@ -25,7 +25,7 @@ import {
   type EndpointRow,
 } from '../store/webhooks';
 import type { WebhooksContext } from './context';
-import { testMessage } from './payloads';
+import { deliveryOf, testMessage } from './payloads';
 import { newWebhookSecret, secretPrefix } from './secrets';
 
 export function toWebhook(row: EndpointRow, pending: number, now: Date): Webhook {
@@ -184,22 +184,10 @@ export async function sendTestEvent(
   await endpointOf(ctx, tenantId, id);
   const now = ctx.now();
   const message = testMessage(newId('event'), id, now);
-  const deliveryId = newId('webhookDelivery');
-  await insertDeliveries(ctx.db, [
-    {
-      id: deliveryId,
-      tenantId,
-      endpointId: id,
-      messageId: message.messageId,
-      eventType: message.type,
-      body: message.body,
-      occurredAt: message.occurredAt,
-      nextAttemptAt: now,
-      createdAt: now,
-    },
-  ]);
+  const delivery = deliveryOf(tenantId, id, message, now);
+  await insertDeliveries(ctx.db, [delivery]);
   ctx.wake();
-  return { delivery_id: deliveryId, message_id: message.messageId };
+  return { delivery_id: delivery.id, message_id: message.messageId };
 }
 
 export async function webhookAttempts(

@@ -1,4 +1,5 @@
 import type { CaptureChangeEvent, WebhookDeliveredType, WebhookEventType } from '@kg/contracts';
+import { newId } from '@kg/db';
 
 /** What one delivery carries: its `webhook-id`, its type, and the JSON body that is signed. */
 export interface Outgoing {
@@ -7,6 +8,19 @@ export interface Outgoing {
   occurredAt: Date;
   body: string;
 }
+
+/** A delivery of `message` to one endpoint, due now. */
+export const deliveryOf = (tenantId: string, endpointId: string, message: Outgoing, now: Date) => ({
+  id: newId('webhookDelivery'),
+  tenantId,
+  endpointId,
+  messageId: message.messageId,
+  eventType: message.type,
+  body: message.body,
+  occurredAt: message.occurredAt,
+  nextAttemptAt: now,
+  createdAt: now,
+});
 
 const outgoing = (messageId: string, type: WebhookDeliveredType, occurredAt: string, data: object): Outgoing => ({
   messageId,
