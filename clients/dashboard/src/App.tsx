@@ -10,6 +10,7 @@ const CapturesPage = lazy(() => import('./pages/Captures'));
 const ParaPage = lazy(() => import('./pages/Para'));
 const HealthPage = lazy(() => import('./pages/Health'));
 const ApiKeysPage = lazy(() => import('./pages/ApiKeys'));
+const WebhooksPage = lazy(() => import('./pages/Webhooks'));
 const SharePage = lazy(() => import('./pages/Share'));
 
 const NAV = [
@@ -19,6 +20,7 @@ const NAV = [
   { href: '/para', label: 'PARA' },
   { href: '/health', label: 'Health' },
   { href: '/settings/api-keys', label: 'Settings › API Keys' },
+  { href: '/settings/webhooks', label: 'Settings › Webhooks' },
 ];
 
 function Page({ path }: { path: string }) {
@@ -28,6 +30,7 @@ function Page({ path }: { path: string }) {
   if (path.startsWith('/para')) return <ParaPage />;
   if (path.startsWith('/health')) return <HealthPage />;
   if (path.startsWith('/settings/api-keys')) return <ApiKeysPage />;
+  if (path.startsWith('/settings/webhooks')) return <WebhooksPage />;
   if (path === '/share') return <SharePage />;
   return (
     <main id="main">

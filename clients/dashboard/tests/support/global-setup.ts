@@ -51,6 +51,8 @@ export default async function globalSetup() {
       MAGIC_LINK_PER_EMAIL_PER_HOUR: '100',
       // The extension's tests save pages a local server serves; other private addresses stay refused.
       FETCH_ALLOWLIST: '127.0.0.1',
+      // The webhooks test's receiver listens on loopback too.
+      WEBHOOK_ALLOWLIST: '127.0.0.1',
       LOG_LEVEL: 'info',
       OIDC_ISSUER: oidc.issuer,
       OIDC_CLIENT_ID: 'kg-dashboard-test',
