@@ -40,7 +40,7 @@ function signatureOf(secret: string, r: Received): string {
   return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
 }
 
-test('Settings › Webhooks: a private URL refused; create (secret shown once, copy), test event in the attempt log, pause, rotate, re-enable after a 410, delete', async ({
+test('Settings › Webhooks: a private URL refused; create (secret shown once, copy), test event in the attempt log, pause (a test event waits), rotate, re-enable after a 410, delete', async ({
   page,
   context,
 }) => {
@@ -101,11 +101,16 @@ test('Settings › Webhooks: a private URL refused; create (secret shown once, c
     await expectAccessible(page);
     await screenshot(page, 'webhooks-attempts');
 
-    // Pause and resume.
+    // Pause: a test event waits (queued) and arrives once resumed.
     await card.getByRole('button', { name: 'Pause' }).click();
     await expect(card.getByTestId('webhook-state')).toHaveText('paused');
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await expect(card.getByText('The test event is queued')).toBeVisible();
+    await expect(card).toContainText(/Pending deliveries\s*1/);
+    expect(hook.got).toHaveLength(1);
     await card.getByRole('button', { name: 'Resume' }).click();
     await expect(card.getByTestId('webhook-state')).toHaveText('enabled');
+    await expect.poll(() => hook.got.length).toBe(2);
 
     // Rotate (confirmed): a new secret, shown once; the card shows its prefix and the overlap.
     await card.getByRole('button', { name: 'Rotate secret' }).click();

@@ -43,6 +43,7 @@ export function WebhookCard({
   const action = useAction();
   const [attempts, setAttempts] = useState<Attempt[] | null>(null);
   const [waiting, setWaiting] = useState(false);
+  const [queued, setQueued] = useState(false);
   const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
@@ -68,6 +69,9 @@ export function WebhookCard({
   const sendTest = () =>
     action.run(async () => {
       const sent = unwrap(await api.POST('/webhooks/{id}/test', byId(w.id)));
+      // A paused or disabled endpoint keeps the delivery until it is enabled: nothing to follow now.
+      setQueued(!w.enabled);
+      if (!w.enabled) return onChanged();
       setWaiting(true);
       try {
         const deadline = Date.now() + 30_000;
@@ -154,6 +158,9 @@ export function WebhookCard({
         </button>
       </div>
       {waiting && <p role="status">Sending the test event…</p>}
+      {queued && !w.enabled && (
+        <p role="status">The test event is queued: it is delivered once the endpoint is enabled again.</p>
+      )}
       {attempts && (
         <>
           <div className="row">
