@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, min, notInArray, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@kg/db';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './schema';
 
@@ -107,7 +107,14 @@ export interface Claimed {
  * dies leaves them to be taken again once the lease expires. The claim is a conditional
  * update: of two dispatchers racing for a row, the second finds the lease set and skips it.
  */
-export async function claimDue(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<Claimed[]> {
+export async function claimDue(
+  db: Db,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  /** Endpoints not to take deliveries of now (those with enough attempts in flight). */
+  skipEndpoints: readonly string[] = [],
+): Promise<Claimed[]> {
   const free = and(
     eq(webhookDeliveries.status, 'pending'),
     lte(webhookDeliveries.nextAttemptAt, now),
@@ -117,7 +124,13 @@ export async function claimDue(db: Db, now: Date, leaseUntil: Date, limit: numbe
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(free, eq(webhookEndpoints.enabled, true)))
+    .where(
+      and(
+        free,
+        eq(webhookEndpoints.enabled, true),
+        skipEndpoints.length ? notInArray(webhookDeliveries.endpointId, [...skipEndpoints]) : undefined,
+      ),
+    )
     .orderBy(asc(webhookDeliveries.nextAttemptAt))
     .limit(limit);
   if (due.length === 0) return [];

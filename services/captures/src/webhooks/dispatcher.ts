@@ -14,10 +14,10 @@ import type { Sender, SendResult } from './sender';
 
 export interface DispatcherOptions {
   send: Sender;
-  /** Deliveries taken per claim (default 50). */
-  batchSize?: number;
   /** Deliveries in flight at once (default 8). */
   concurrency?: number;
+  /** Deliveries in flight at once to one endpoint (default 2). */
+  perEndpoint?: number;
   /** How long a claim holds (default 60 s; longer than an attempt's timeout). */
   leaseMs?: number;
   /** Longest sleep between passes when nothing is due (default 10 s): deliveries queued by another replica, expired claims. */
@@ -35,14 +35,6 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(lanes);
-}
-
 /**
  * Delivers queued webhook deliveries: claims due ones (SKIP LOCKED, a lease), signs each attempt
  * (Standard Webhooks), POSTs it, and records the attempt, the delivery's next step (delivered,
@@ -51,8 +43,8 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
  * attempted again with the same `webhook-id` (at least once; receivers de-duplicate on it).
  */
 export function createDispatcher(ctx: WebhooksContext, options: DispatcherOptions): Dispatcher {
-  const batchSize = options.batchSize ?? 50;
   const concurrency = options.concurrency ?? 8;
+  const perEndpoint = options.perEndpoint ?? 2;
   const leaseMs = options.leaseMs ?? 60_000;
   const idlePollMs = options.idlePollMs ?? 10_000;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
@@ -126,16 +118,41 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
     );
   }
 
-  async function pass(): Promise<number> {
+  /**
+   * One pass: `concurrency` lanes, each taking the next due delivery as soon as it is free, so
+   * a slow receiver holds only its own lanes (never a whole batch of everyone's deliveries).
+   * An endpoint has at most `perEndpoint` attempts in flight: one whose receiver hangs cannot
+   * take every lane from the other endpoints (other tenants' included).
+   */
+  async function pass(evenIfStopped = false): Promise<number> {
     let total = 0;
-    for (;;) {
-      const now = ctx.now();
-      const claimed = await claimDue(ctx.db, now, new Date(now.getTime() + leaseMs), batchSize);
-      if (claimed.length === 0) break;
-      await eachLimited(claimed, concurrency, deliver);
-      total += claimed.length;
-      if (stopped) break;
-    }
+    const inFlight = new Map<string, number>();
+    let claims: Promise<unknown> = Promise.resolve();
+    /** The next delivery for a free lane; claims are made one at a time per process. */
+    const next = (): Promise<Claimed | undefined> => {
+      const claim = claims.then(async () => {
+        const now = ctx.now();
+        const busy = [...inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
+        const [taken] = await claimDue(ctx.db, now, new Date(now.getTime() + leaseMs), 1, busy);
+        if (taken) inFlight.set(taken.endpoint.id, (inFlight.get(taken.endpoint.id) ?? 0) + 1);
+        return taken;
+      });
+      claims = claim.catch(() => undefined);
+      return claim;
+    };
+    const lane = async () => {
+      while (evenIfStopped || !stopped) {
+        const claimed = await next();
+        if (!claimed) return;
+        try {
+          await deliver(claimed);
+        } finally {
+          inFlight.set(claimed.endpoint.id, inFlight.get(claimed.endpoint.id)! - 1);
+        }
+        total++;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, lane));
     if (Date.now() - prunedAt > 3600_000) {
       prunedAt = Date.now();
       await pruneFinished(ctx.db, new Date(ctx.now().getTime() - retentionMs));
@@ -180,7 +197,7 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
     },
     drain: async () => {
       if (running) await running;
-      return pass();
+      return pass(true);
     },
     start() {
       if (!stopped) return;

@@ -43,7 +43,11 @@ function receiver() {
     answer: (f: typeof answer) => (answer = f),
     url: () => `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     listen: () => new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r())),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -298,6 +302,32 @@ describe('webhook delivery', () => {
       module.dispatcher.start();
     }
     await api().delete({ id: endpoint.id });
+  });
+
+  it("keeps delivering to others while one tenant's receiver hangs (two attempts in flight per endpoint)", async () => {
+    const hanging = receiver();
+    hanging.answer(() => undefined);
+    await hanging.listen();
+    const slow = await api(bob).create({ url: hanging.url(), event_types: ['capture.processed'] });
+    const fine = await api().create({ url: hook.url(), event_types: ['capture.processed'] });
+    await module.dispatcher.stop();
+    try {
+      for (let i = 0; i < 10; i++) await publish(processed(bob));
+      await publish(processed(alice));
+      await until(async () => (await api(bob).get({ id: slow.id })).pending_deliveries === 10);
+      await until(async () => (await api().get({ id: fine.id })).pending_deliveries === 1);
+      const started = Date.now();
+      module.dispatcher.start();
+      await until(() => hook.got.length === 1);
+      // Behind ten attempts of 700 ms on eight lanes it would wait at least 700 ms.
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(hanging.got.length).toBeLessThanOrEqual(2);
+    } finally {
+      module.dispatcher.start();
+      await api(bob).delete({ id: slow.id });
+      await api().delete({ id: fine.id });
+      await hanging.close();
+    }
   });
 
   it('keeps the last 100 attempts of an endpoint', async () => {
