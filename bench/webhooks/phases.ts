@@ -56,7 +56,12 @@ export async function pacedPhase(t: Tenant, receiver: Receiver, count: number, l
     latencies.push(tracker.first.get(m.nodeId)!.at - m.committed);
     await sleep(20);
   }
-  return { latency_ms: summarize(latencies), min_ms: Math.min(...latencies), missing };
+  return {
+    latency_ms: summarize(latencies),
+    min_ms: Math.min(...latencies),
+    missing,
+    samples_ms: latencies.map(Math.round),
+  };
 }
 
 export async function loadPhase(t: Tenant, receiver: Receiver, plan: Plan) {
@@ -141,6 +146,7 @@ export async function outagePhase(t: Tenant, receiver: Receiver, webhookId: stri
   await sleep(2000);
   polling = false;
   await poller;
+  const at = (q: number) => arrivals[Math.min(arrivals.length - 1, Math.floor(q * arrivals.length))] ?? NaN;
   const firstAfter = (arrivals[0] ?? NaN) - recovered;
   const lastAfter = (arrivals.at(-1) ?? NaN) - recovered;
   // Attempts that reached the receiver while it was down, per webhook-id (503 only: refused ones never arrive).
@@ -179,15 +185,20 @@ export async function outagePhase(t: Tenant, receiver: Receiver, webhookId: stri
     drain_rate_per_s: (arrivals.length - 1) / ((lastAfter - firstAfter) / 1000),
     /** Deliveries per second from the recovery to the last delivery. */
     drain_rate_from_recovery_per_s: arrivals.length / (lastAfter / 1000),
-    /** Quartiles of the delivery times after the recovery (s). */
-    delivered_after_recovery_s: {
-      p25: seconds((arrivals[Math.floor(arrivals.length / 4)] ?? NaN) - recovered),
-      p50: seconds((arrivals[Math.floor(arrivals.length / 2)] ?? NaN) - recovered),
-      p75: seconds((arrivals[Math.floor((3 * arrivals.length) / 4)] ?? NaN) - recovered),
-    },
+    /** Percentiles of the delivery times after the recovery (s). */
+    delivered_after_recovery_s: Object.fromEntries(
+      [5, 25, 50, 75, 95].map((q) => [`p${q}`, seconds(at(q / 100) - recovered)]),
+    ) as Record<'p5' | 'p25' | 'p50' | 'p75' | 'p95', number>,
+    delivered_within_60_s: arrivals.filter((a) => a - recovered <= 60_000).length,
+    /** The middle 90 % of the deliveries per second (p5 to p95 of their times): the bulk's rate. */
+    drain_rate_p5_p95_per_s: (0.9 * arrivals.length) / ((at(0.95) - at(0.05)) / 1000),
     schedule: {
       delays: describeDelays(plan.delays),
-      attempt_after_recovery: [...new Set(expected.map((e) => e.attempt))].sort(),
+      /** How many events the schedule delivers on each attempt (nominal times). */
+      attempt_after_recovery: expected.reduce<Record<string, number>>(
+        (n, e) => ({ ...n, [e.attempt]: (n[e.attempt] ?? 0) + 1 }),
+        {},
+      ),
       nominal_s: summary((e) => e.nominal),
       earliest_s: summary((e) => e.earliest),
       latest_s: summary((e) => e.latest),
