@@ -38,7 +38,7 @@ describe('webhook delivery faults (distributed)', () => {
       const nodes: string[] = [];
       for (let i = 0; i < NODES; i++)
         nodes.push((await createNode(s.bearer, { title: `Delivered ${i}`, content: 'Kept through a crash.' })).id);
-      // Two attempts in flight (the most one endpoint gets), unanswered; the other 38 queued.
+      // Attempts in flight (at most four to one endpoint), unanswered; the others queued.
       await eventually(async () => got.length >= 2, 60_000, 20);
       await control('stop', 'captures', { signal: 'SIGKILL' });
       const inFlight = new Set(got.map((g) => g.headers['webhook-id']!));

@@ -14,9 +14,9 @@ import type { Sender, SendResult } from './sender';
 
 export interface DispatcherOptions {
   send: Sender;
-  /** Deliveries in flight at once (default 8). */
+  /** Deliveries in flight at once (default 16). */
   concurrency?: number;
-  /** Deliveries in flight at once to one endpoint (default 2). */
+  /** Deliveries in flight at once to one endpoint (default 4). */
   perEndpoint?: number;
   /** How long a claim holds (default 60 s; longer than an attempt's timeout). */
   leaseMs?: number;
@@ -43,8 +43,8 @@ export interface Dispatcher {
  * attempted again with the same `webhook-id` (at least once; receivers de-duplicate on it).
  */
 export function createDispatcher(ctx: WebhooksContext, options: DispatcherOptions): Dispatcher {
-  const concurrency = options.concurrency ?? 8;
-  const perEndpoint = options.perEndpoint ?? 2;
+  const concurrency = options.concurrency ?? 16;
+  const perEndpoint = options.perEndpoint ?? 4;
   const leaseMs = options.leaseMs ?? 60_000;
   const idlePollMs = options.idlePollMs ?? 10_000;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
