@@ -1,12 +1,14 @@
 /**
  * npm run bench:webhooks [-- --mode=embedded|distributed --events=1000 --clients=8 --paced=50
- *   --outage-seconds=300 --outage-events=1000 --outage=503|refused]
+ *   --outage-seconds=300 --outage-events=1000 --outage=503|refused --shared-infra]
  *
  * Signed outbound webhooks (services/captures/src/webhooks) end to end, through the public API,
  * on a server the bench starts itself with WEBHOOK_ALLOWLIST=127.0.0.1 (embedded: `npm start`'s
  * entry on a fresh DATA_DIR and a free port; distributed: the seven processes of
- * scripts/distributed/cluster.ts on a fresh database, starting only the scripts/infra servers
- * that are not running and stopping only those, by pid, holding /tmp/kg-distributed.lock). A
+ * scripts/distributed/cluster.ts on a fresh database of scripts/infra servers of the bench's own
+ * (/tmp/kg-infra-bench-webhooks, ports 58xxx; `--shared-infra`: the default /tmp/kg-infra ones),
+ * starting only those that are not running and stopping only those, by pid, holding
+ * /tmp/kg-distributed.lock). A
  * receiver on 127.0.0.1 verifies every request's signature with `standardwebhooks`; one
  * endpoint subscribes to node.created, and the events are nodes made with POST /nodes. The
  * commit time of an event is the moment the API's 201 answer arrived at the bench.
@@ -45,6 +47,7 @@ const { values: args } = parseArgs({
     'outage-seconds': { type: 'string', default: '300' },
     'outage-events': { type: 'string', default: '1000' },
     outage: { type: 'string', default: '503' },
+    'shared-infra': { type: 'boolean', default: false },
   },
 });
 const MODE = args.mode === 'distributed' ? 'distributed' : 'embedded';
@@ -97,7 +100,9 @@ async function main() {
   log(`${MODE}: receiver on ${receiver.url}; starting the server (WEBHOOK_ALLOWLIST=127.0.0.1)…`);
   const load: Record<string, number> = {};
   const target: Target =
-    MODE === 'embedded' ? await startEmbeddedTarget(SERVER_ENV) : await startDistributedTarget(SERVER_ENV, log);
+    MODE === 'embedded'
+      ? await startEmbeddedTarget(SERVER_ENV)
+      : await startDistributedTarget(SERVER_ENV, log, { sharedInfra: args['shared-infra'] });
   try {
     log(`${MODE}: up after ${seconds(performance.now() - t0)} s (logs: ${target.logs})`);
     const t = await apiKeyTenant(target, MODE);

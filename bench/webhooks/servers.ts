@@ -33,6 +33,23 @@ export async function startEmbeddedTarget(env: Record<string, string>): Promise<
   };
 }
 
+/**
+ * The bench's own scripts/infra servers: its own folder and ports, so that it never joins the
+ * Kafka consumer groups of another run on the shared servers (a test:distributed beside it
+ * would lose its events to the bench's services), nor stops servers someone else uses.
+ */
+export const OWN_INFRA: Record<string, string> = {
+  KG_INFRA_DIR: '/tmp/kg-infra-bench-webhooks',
+  KG_PG_PORT: '58432',
+  KG_REDIS_PORT: '58379',
+  KG_KAFKA_PORT: '58092',
+  KG_KAFKA_CONTROLLER_PORT: '58093',
+  KG_MINIO_PORT: '58000',
+  KG_MINIO_CONSOLE_PORT: '58001',
+  KG_QDRANT_PORT: '58333',
+  KG_QDRANT_GRPC_PORT: '58334',
+};
+
 const INFRA = ['postgres', 'redis', 'kafka', 'minio', 'qdrant'] as const;
 type Component = (typeof INFRA)[number];
 
@@ -108,10 +125,18 @@ export async function infraUp(log: (s: string) => void): Promise<{ started: stri
 
 /**
  * The seven services as separate processes (scripts/distributed/cluster.ts) on a fresh database
- * of scripts/infra, started with only the servers that were not running; stop() ends the
- * services, drops the database and stops those servers, by pid (hold the lock: withDistributedLock).
+ * of scripts/infra: the bench's own servers (OWN_INFRA), or with `sharedInfra` the default ones
+ * (/tmp/kg-infra), starting only the servers that are not running; stop() ends the services,
+ * drops the database and stops the servers it started, by pid (hold the lock: withDistributedLock).
  */
-export async function startDistributedTarget(env: Record<string, string>, log: (s: string) => void): Promise<Target> {
+export async function startDistributedTarget(
+  env: Record<string, string>,
+  log: (s: string) => void,
+  opts: { sharedInfra: boolean },
+): Promise<Target> {
+  // scripts/infra and cluster.ts read these from the environment.
+  if (!opts.sharedInfra) Object.assign(process.env, OWN_INFRA);
+  log(`scripts/infra: ${infraDir()}${opts.sharedInfra ? ' (shared)' : " (the bench's own, ports 58xxx)"}`);
   const infra = await infraUp(log);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-webhooks-dist-'));
   try {
