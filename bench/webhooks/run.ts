@@ -103,6 +103,14 @@ async function main() {
     MODE === 'embedded'
       ? await startEmbeddedTarget(SERVER_ENV)
       : await startDistributedTarget(SERVER_ENV, log, { sharedInfra: args['shared-infra'] });
+  // Ctrl-C or SIGTERM: stop what the bench started (the infra servers run in sessions of their own).
+  let stopping: Promise<void> | null = null;
+  const stop = () => (stopping ??= target.stop().then(() => receiver.close()));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      log(`${signal}: stopping what the bench started…`);
+      void stop().finally(() => process.exit(130));
+    });
   try {
     log(`${MODE}: up after ${seconds(performance.now() - t0)} s (logs: ${target.logs})`);
     const t = await apiKeyTenant(target, MODE);
@@ -176,8 +184,7 @@ async function main() {
     writeFileSync(path.join(ROOT, `bench-results/webhooks-${MODE}.json`), JSON.stringify(result, null, 2));
     print(result);
   } finally {
-    await target.stop();
-    await receiver.close();
+    await stop();
   }
 }
 
