@@ -124,9 +124,11 @@ describe('POST /captures/upload: refusals', () => {
     expect(over.body).toMatchObject({ status: 413, detail: expect.stringContaining('upload limit') });
     // Accepted, but more text than a capture keeps: the pipeline fails it once, naming the limit
     // (it used to be refused at completion and re-queued for ever). It waits behind the captures
-    // the tests above uploaded: on a cluster sharing 2 cores with other suites, over a minute.
+    // the tests above uploaded: on a cluster sharing 2 cores with other suites, over a minute,
+    // and when a pod restarted meanwhile (a startup probe on a busy node) its run waits for the
+    // worker's sweep (INGEST_SWEEP_AFTER_MS) to be queued again: minutes.
     let capture = conforms(Capture, ok.body);
-    for (const deadline = Date.now() + 150_000; capture.status !== 'failed' && Date.now() < deadline;) {
+    for (const deadline = Date.now() + 280_000; capture.status !== 'failed' && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 250));
       capture = conforms(Capture, (await api('GET', `/captures/${capture.id}`, { auth: s.bearer })).body);
     }
@@ -134,7 +136,7 @@ describe('POST /captures/upload: refusals', () => {
       status: 'failed',
       error: 'extract: the extracted text has 26,214,400 characters; a capture keeps at most 10,000,000',
     });
-  }, 200_000);
+  }, 330_000);
 
   it('25 MiB + 1 byte sent slowly still reads its 413 problem (the server reads the rest before answering)', async () => {
     const over = await rawUpload(`${inject('baseUrl')}/api/v1`, other.bearer, MAX + 1, {
