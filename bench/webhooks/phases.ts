@@ -1,4 +1,5 @@
 import { summarize } from '../graph/stats';
+import { cpuMeter } from './cpu';
 import type { Receiver, ReceiverState } from './receiver';
 import { describeDelays, expectedDelivery, type Expected } from './schedule';
 import { call, deliveredTracker, makeNode, makeNodes, sleep, tally, type Tenant } from './traffic';
@@ -64,17 +65,54 @@ export async function pacedPhase(t: Tenant, receiver: Receiver, count: number, l
   };
 }
 
-export async function loadPhase(t: Tenant, receiver: Receiver, plan: Plan) {
+/**
+ * The load phase. Where the backlog waits is read once a second from the deliveries table
+ * (`pending_deliveries`): the rest of it (made, neither delivered nor queued) is upstream of the
+ * dispatcher, in the outbox, the bus or the fan-out. The server's CPU (share of a core, per
+ * process) tells whether a process is the limit.
+ */
+export async function loadPhase(
+  t: Tenant,
+  receiver: Receiver,
+  plan: Plan,
+  webhookId: string,
+  processes: Record<string, number>,
+) {
   const tracker = deliveredTracker(receiver);
   const from = receiver.receipts.length;
+  const backlog: Array<{ s: number; made: number; delivered: number; pending: number }> = [];
+  let done = 0;
+  let polling = true;
   const t0 = performance.now();
-  const { made, failed } = await makeNodes(t, 'load', plan.events, plan.clients);
+  const cpu = cpuMeter(processes);
+  const poller = (async () => {
+    while (polling) {
+      const w = await call<WebhookState>(t, 'GET', `/webhooks/${webhookId}`).catch(() => null);
+      if (w)
+        backlog.push({
+          s: seconds(performance.now() - t0),
+          made: done,
+          delivered: tracker.first.size,
+          pending: w.pending_deliveries,
+        });
+      await sleep(1000);
+    }
+  })();
+  const { made, failed } = await makeNodes(t, 'load', plan.events, plan.clients, () => done++);
   const madeAt = performance.now();
   plan.log(
     `  ${made.length} nodes made in ${seconds(madeAt - t0)} s (${failed} POSTs failed); waiting for the deliveries…`,
   );
   const ids = made.map((m) => m.nodeId);
   const complete = await tracker.waitFor(ids, Math.max(120_000, plan.events * 300), plan.log);
+  const cpuShare = cpu.stop();
+  polling = false;
+  await poller;
+  // The sample nearest the last 201: how the backlog was split then.
+  const atMade = backlog.reduce<(typeof backlog)[number] | undefined>(
+    (best, b) => (!best || Math.abs(b.s * 1000 - (madeAt - t0)) < Math.abs(best.s * 1000 - (madeAt - t0)) ? b : best),
+    undefined,
+  );
   const lat = made.filter((m) => tracker.first.has(m.nodeId)).map((m) => tracker.first.get(m.nodeId)!.at - m.committed);
   const arrivals = made
     .map((m) => tracker.first.get(m.nodeId)?.at)
@@ -96,6 +134,12 @@ export async function loadPhase(t: Tenant, receiver: Receiver, plan: Plan) {
     /** First delivery to last delivery. */
     deliveries_per_s_between_first_and_last: (arrivals.length - 1) / ((last - arrivals[0]!) / 1000),
     last_delivery_after_last_201_ms: last - Math.max(...made.map((m) => m.committed)),
+    /** Made, delivered and queued (pending in the deliveries table) nearest the last 201; the rest was upstream. */
+    backlog_at_last_201: atMade ?? null,
+    max_pending: Math.max(0, ...backlog.map((b) => b.pending)),
+    backlog_samples: backlog,
+    /** CPU of each server process from the first POST to the last delivery, as a share of one core. */
+    cpu_share: cpuShare,
     checks: tally(receiver.receipts.slice(from), new Set(ids)),
   };
 }

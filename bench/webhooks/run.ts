@@ -149,7 +149,7 @@ async function main() {
 
     load['load'] = loadavg()[0]!;
     log(`load: ${EVENTS} nodes from ${CLIENTS} clients…`);
-    const loaded = await loadPhase(t, receiver, PLAN);
+    const loaded = await loadPhase(t, receiver, PLAN, hook.id, target.processes());
     const attempts = await call<{ data: Attempt[] }>(t, 'GET', `/webhooks/${hook.id}/attempts`);
     const serverSide = summarize(attempts.data.filter((a) => a.outcome === 'succeeded').map((a) => a.latency_ms));
     log(
@@ -222,6 +222,17 @@ function print(r: {
     `ratios: load p50 ÷ paced p50 = ${(l.latency_ms.p50 / paced.latency_ms.p50).toFixed(1)}, ` +
       `paced p50 ÷ last hop p50 = ${(paced.latency_ms.p50 / r.receiver_direct_post_ms.p50).toFixed(1)}; ` +
       `paced min ${fmt(paced.min_ms)} ms, load min ${fmt(l.min_ms)} ms`,
+  );
+  const b = l.backlog_at_last_201;
+  if (b)
+    log(
+      `backlog at the last 201 (${b.s} s): ${b.made} made, ${b.delivered} delivered, ${b.pending} queued for the dispatcher, ` +
+        `${b.made - b.delivered - b.pending} upstream of it (outbox, bus, fan-out); most queued ${l.max_pending}`,
+    );
+  log(
+    `CPU from the first POST to the last delivery (share of one core): ${Object.entries(l.cpu_share)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ')}`,
   );
   const c = l.checks;
   log(

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { startCluster } from '../../scripts/distributed/cluster';
 import { freePort } from '../../test/e2e/support/ports';
 import { freePortBlock } from '../../test/distributed/support/ports';
-import { ROOT, signIn, startEmbeddedAt } from '../search/servers';
+import { pidOf, ROOT, signIn, startEmbeddedAt } from '../search/servers';
 
 const run = promisify(execFile);
 
@@ -17,6 +17,8 @@ export interface Target {
   outboxDir: string;
   /** Where the server's logs are. */
   logs: string;
+  /** The server's processes by name (embedded: one; distributed: each service). */
+  processes(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export async function startEmbeddedTarget(env: Record<string, string>): Promise<
     baseUrl: server.baseUrl,
     outboxDir: server.outboxDir,
     logs: path.join(dataDir, 'server.log'),
+    processes: () => ({ server: server.pid }),
     stop: server.stop,
   };
 }
@@ -96,7 +99,12 @@ export async function infraUp(log: (s: string) => void): Promise<{ started: stri
     })),
   );
   const missing = states.filter((s) => !s.up).map((s) => s.c);
-  if (missing.length) log(`scripts/infra: starting ${missing.join(', ')} (the others were running and stay so)`);
+  const running = states.filter((s) => s.up).map((s) => s.c);
+  if (missing.length)
+    log(
+      `scripts/infra: starting ${missing.join(', ')}` +
+        (running.length ? ` (${running.join(', ')} already running: used as they are, left running)` : ''),
+    );
   else log('scripts/infra: all five servers already running (used as they are, left running)');
   await Promise.all(missing.map((c) => script(c, 'start')));
   const pids = missing.map((c) => {
@@ -149,11 +157,13 @@ export async function startDistributedTarget(
       extraEnv: env,
     });
     const databaseUrl = cluster.specs.find((s) => s.name === 'captures')!.env['DATABASE_URL']!;
+    const running = cluster.specs.filter((s) => !s.optional);
     return {
       mode: 'distributed',
       baseUrl: cluster.gatewayUrl,
       outboxDir: cluster.outboxDir,
       logs: path.join(dataDir, 'logs'),
+      processes: () => Object.fromEntries(running.map((s) => [s.name, pidOf(s.entry, s.port)])),
       async stop() {
         await cluster.stopAll();
         await dropDatabase(databaseUrl).catch((err: unknown) =>

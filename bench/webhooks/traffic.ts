@@ -52,6 +52,7 @@ export async function makeNodes(
   label: string,
   count: number,
   clients: number,
+  onMade?: () => void,
 ): Promise<{ made: Made[]; failed: number }> {
   const made: Made[] = [];
   let failed = 0;
@@ -61,8 +62,10 @@ export async function makeNodes(
       while (next < count) {
         const i = next++;
         const one = await makeNode(t, label, i).catch(() => makeNode(t, label, i).catch(() => null));
-        if (one) made.push(one);
-        else failed++;
+        if (one) {
+          made.push(one);
+          onMade?.();
+        } else failed++;
       }
     }),
   );
