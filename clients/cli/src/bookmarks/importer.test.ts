@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createKgClient, type KgClient } from '@kg/sdk';
 import { ImportStopped, bookmarkWhy, importBookmarks } from './importer.ts';
 import { StateFile } from './state.ts';
-import type { Bookmark, Entry } from './types.ts';
+import type { Bookmark, Entry } from '@kg/bookmarks';
 
 /** A small API on loopback with the two routes the import uses, and knobs for its answers. */
 interface Api {

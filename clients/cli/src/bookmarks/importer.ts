@@ -1,8 +1,7 @@
 import { ApiError, AuthRequiredError, ok, type KgClient } from '@kg/sdk';
 import { contentTypeOfUrl } from '@kg/sdk/capture-kinds';
 import { MAX_KEPT, type Counts, type Failed, type StateFile } from './state.ts';
-import { judgeUrl, type SkipReason } from './url.ts';
-import { place, type Bookmark, type Entry } from './types.ts';
+import { judgeUrl, place, type Bookmark, type Entry, type SkipReason } from '@kg/bookmarks';
 
 export type Outcome =
   | { kind: 'imported'; captureId: string }

@@ -4,11 +4,9 @@ import { ok, readClientEnv } from '@kg/sdk';
 import { kg, type JsonOption } from '../context.ts';
 import { EXIT, Failure, UsageError } from '../exit-codes.ts';
 import { err, note, printFields, printJson } from '../output.ts';
-import { detectFormat, readHead } from './detect.ts';
+import { detectFormat, place, readBookmarks, readHead, type BookmarkFormat } from '@kg/bookmarks';
 import { ImportStopped, importBookmarks, type ImportProgress, type Outcome } from './importer.ts';
-import { readBookmarks } from './parse.ts';
 import { StateFile, sha256File } from './state.ts';
-import { place, type BookmarkFormat } from './types.ts';
 
 export interface ImportOpts extends JsonOption {
   format: 'auto' | BookmarkFormat;

@@ -10,6 +10,9 @@ const PARSERS: Record<BookmarkFormat, (input: Chunks) => AsyncGenerator<Entry>> 
   'karakeep-json': parseKarakeepJson,
 };
 
+/** The entries of a bookmark file's content as it arrives (chunks from a stream, a blob store…). */
+export const parseBookmarks = (input: Chunks, format: BookmarkFormat): AsyncGenerator<Entry> => PARSERS[format](input);
+
 /**
  * The entries of a bookmark file, streamed in 64 KiB chunks. `onBytes` hears how far the
  * reading has got (for a progress bar).

@@ -1,11 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateBookmarkFile as generate } from './generate.ts';
 import { readBookmarks } from './parse.ts';
 import type { BookmarkFormat } from './types.ts';
 
@@ -17,22 +16,6 @@ const MB = 1024 * 1024;
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 let dir: string;
-
-/** Writes `line(i)` until the file holds `bytes`, honouring backpressure; returns how many entries. */
-async function generate(file: string, bytes: number, head: string, line: (i: number) => string, tail: string) {
-  const out = createWriteStream(file);
-  out.write(head);
-  let written = head.length;
-  let i = 0;
-  while (written < bytes) {
-    const l = line(i++);
-    written += Buffer.byteLength(l);
-    if (!out.write(l)) await once(out, 'drain');
-  }
-  out.end(tail);
-  await once(out, 'finish');
-  return i;
-}
 
 /** Reads every entry, sampling the live heap as it goes; the peak growth over the start, in MB. */
 async function readAll(file: string, format: BookmarkFormat) {
