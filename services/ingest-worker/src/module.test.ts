@@ -54,6 +54,59 @@ describe('ingest-worker module', () => {
     }
   });
 
+  it('an imported bookmark’s node carries its tags (merged with the inferred ones), date, folder and note', async () => {
+    const job = fake.add({
+      raw_text: 'Postgres keeps old row versions. Vacuum removes postgres row versions nobody can see.',
+      metadata: {
+        import: {
+          import_id: 'imp_01jd8x6q1bf5r3v2m9w7k4t0za',
+          folder: ['Tech', 'Databases'],
+          tags: ['Tech', 'Databases', 'Postgres'],
+          added_at: '2019-03-04T10:11:12Z',
+          note: 'Read the MVCC part again.',
+          para: false,
+        },
+      },
+    });
+    await bus.publish(TOPICS.captures, [{ key: job.tenant_id, value: queued(job) }]);
+    await bus.drain();
+    await module.idle();
+    const c = fake.captures.get(job.capture_id)!;
+    expect(c.run.status).toBe('processed');
+    const node = fake.nodes.get(c.node_ids[0]!)!;
+    expect(node.tags.slice(0, 3)).toEqual(['Tech', 'Databases', 'Postgres']);
+    expect(node.tags).toEqual(expect.arrayContaining(['row', 'versions']));
+    expect(node.tags.filter((t) => t.toLowerCase() === 'postgres')).toHaveLength(1);
+    expect(node.content).toContain('## Bookmark\n\n- Added: 2019-03-04T10:11:12.000Z\n- Folder: Tech / Databases');
+    expect(node.content).toMatch(/### Note\n\nRead the MVCC part again\.\n$/);
+    // The capture keeps its import record (completion merges into its metadata).
+    expect(c.capture.metadata.import).toMatchObject({ folder: ['Tech', 'Databases'] });
+  });
+
+  it('a hostile import record never fails the run: bounded, the node made', async () => {
+    const job = fake.add({
+      raw_text: 'Some text about bees.',
+      metadata: {
+        import: {
+          folder: ['f'.repeat(10_000), 3],
+          tags: Array.from({ length: 50_000 }, (_, i) => (i % 2 ? i : `t${i}`)),
+          note: 'n'.repeat(1024 * 1024),
+          added_at: { toISOString: 1 },
+          para: 'true',
+        },
+      },
+    });
+    await bus.publish(TOPICS.captures, [{ key: job.tenant_id, value: queued(job) }]);
+    await bus.drain();
+    await module.idle();
+    const c = fake.captures.get(job.capture_id)!;
+    expect(c.run.status).toBe('processed');
+    const node = fake.nodes.get(c.node_ids[0]!)!;
+    expect(node.tags).toHaveLength(64);
+    expect(node.content).toContain(`- Folder: ${'f'.repeat(200)}\n`);
+    expect(node.content.length).toBeLessThan(7000);
+  });
+
   it('a sweep re-queues nothing when nothing is stuck', async () => {
     expect(await module.sweep()).toBe(0);
   });
@@ -62,9 +115,9 @@ describe('ingest-worker module', () => {
     const registry = new Registry();
     module.registerMetrics!(registry);
     const text = await registry.metrics();
-    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="extract"\} 10/);
-    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="node"\} 10/);
-    expect(text).toMatch(/kg_ingest_runs_total\{outcome="processed"\} 10/);
+    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="extract"\} 12/);
+    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="node"\} 12/);
+    expect(text).toMatch(/kg_ingest_runs_total\{outcome="processed"\} 12/);
     expect(text).toContain('kg_ingest_runs_in_progress 0');
     expect(text).toContain('kg_ingest_runs_waiting 0');
   });

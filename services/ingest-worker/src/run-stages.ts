@@ -6,6 +6,7 @@ import { digest, permanent, type StageError, transient, type StageResult } from 
 import type { Summary } from './stages/summarise';
 import { asStageError, recordStage, systemIdentity } from './captures-calls';
 import { propose } from './stages/propose';
+import { importOf, mergeTags, nodeContent } from './import-metadata';
 import type { RunJob, RunnerDeps, RunState } from './run-types';
 
 const FETCHED_TYPES = new Set(['article', 'pdf', 'image']);
@@ -83,12 +84,14 @@ const STAGES = (deps: RunnerDeps, job: RunJob): StageDef[] => [
     name: 'node',
     applies: () => true,
     async run(s) {
+      // A bookmark import's tags come first; its date, folder and note are a section of the content.
+      const imported = importOf(s.capture.metadata);
       const input = {
         capture_id: s.capture.id,
         title: s.capture.title,
-        content: s.extracted!.markdown.slice(0, MAX_NODE_CONTENT),
+        content: nodeContent(s.extracted!.markdown, imported, MAX_NODE_CONTENT),
         summary: s.summary!.summary.slice(0, 10_000),
-        tags: s.summary!.tags,
+        tags: mergeTags(imported?.tags ?? [], s.summary!.tags),
       };
       const graph = deps.graph.as(systemIdentity(job.tenant_id));
       const { node, created } = await graph.captures.upsertNode(input).catch((err: unknown) => {
