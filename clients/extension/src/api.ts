@@ -75,6 +75,8 @@ export function apiClient(settings: Settings, fetchImpl: typeof fetch = fetch) {
     },
     create: (body: CreateCapture) => answer(client.POST('/captures', { body })),
     get: (id: string) => answer(client.GET('/captures/{id}', { params: { path: { id } } })),
+    /** Runs a failed capture's pipeline again (409 unless it is `failed`). */
+    retry: (id: string) => answer(client.POST('/captures/{id}/retry', { params: { path: { id } } })),
   };
 }
 export type Api = ReturnType<typeof apiClient>;
