@@ -41,6 +41,8 @@ const LINKED = `<!doctype html><html><head><title>Follow-up study</title></head>
 
 let pages: Server;
 let pagesUrl = '';
+/** Requests the page server answered, by path. */
+const served = new Map<string, number>();
 
 async function launch(profile: string): Promise<{ context: BrowserContext; worker: Worker; id: string }> {
   const context = await chromium.launchPersistentContext(profile, {
@@ -62,10 +64,32 @@ const tabOf = (worker: Worker, url: string) =>
 const badgeOf = (worker: Worker, tabId: number) =>
   worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId);
 
+/** Opens the popup as the toolbar button does, for the active tab of the last focused window. */
+async function openPopup(context: BrowserContext, worker: Worker): Promise<Page> {
+  const opened = context.waitForEvent('page', (p) => p.url().endsWith('/popup.html'));
+  await worker.evaluate(() => chrome.windows.create({ url: 'popup.html', type: 'popup' }));
+  return opened;
+}
+
+/** The popup's entry of one capture in its list of recent captures. */
+const entryOf = (popup: Page, captureId: string) => popup.locator(`#followed li[data-capture="${captureId}"]`);
+
+/** Saves the API key in the options page and checks that the server accepts it. */
+async function setUp(options: Page, id: string, key: string) {
+  await options.goto(`chrome-extension://${id}/options.html`);
+  await options.getByLabel('Server address').fill(BASE());
+  await options.getByLabel('API key').fill(key);
+  await options.getByRole('button', { name: 'Save and test' }).click();
+  await expect(options.locator('#result')).toContainText('Connected to');
+}
+
 test.beforeAll(async () => {
   pages = createServer((req, res) => {
+    served.set(req.url ?? '', (served.get(req.url ?? '') ?? 0) + 1);
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(req.url === '/linked' ? LINKED : ARTICLE);
+    // A link that leads nowhere: its capture fails.
+    if (req.url === '/missing') res.statusCode = 404;
+    res.end(req.url === '/linked' ? LINKED : req.url === '/missing' ? 'Not found' : ARTICLE);
   });
   await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
   pagesUrl = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
@@ -114,8 +138,22 @@ test('the extension saves a page, a selection and a link with every field; the b
   await popup.getByLabel('Why it matters (optional)').fill('for the study guide');
   await popup.getByRole('button', { name: 'Save this page' }).click();
   await expect(popup.locator('#result')).toContainText('Saved');
-  await expect(popup.getByRole('link', { name: 'Open its node' })).toBeVisible({ timeout: 60_000 });
+  // The popup does not poll: the background follows the capture through GET /events and the
+  // popup redraws from what it stores, so the node's link appears when the event arrives.
+  const saved = (await captures()).find((c) => c.url === `${pagesUrl}/article`)!;
+  const entry = entryOf(popup, saved.id);
+  await expect(entry.getByRole('link', { name: 'Open its node' })).toBeVisible({ timeout: 60_000 });
+  await expect(entry).toContainText('Interleaved practice — processed');
+  await expect(entry.getByRole('link', { name: 'Open the capture' })).toHaveAttribute(
+    'href',
+    `${BASE()}/captures/${saved.id}`,
+  );
   const page = (await captures()).find((c) => c.url === `${pagesUrl}/article`)!;
+  await expect(entry.getByRole('link', { name: 'Open its node' })).toHaveAttribute(
+    'href',
+    `${BASE()}/nodes/${page.node_ids[0]}`,
+  );
+  await expect(popup.locator('#followed li')).toHaveCount(1);
   expect(page).toMatchObject({
     title: 'Interleaved practice',
     content_type: 'article',
@@ -129,6 +167,14 @@ test('the extension saves a page, a selection and a link with every field; the b
   expect(node.body_markdown).toContain('Blocked practice feels easier');
   await expect.poll(() => badgeOf(worker, articleTab)).toBe('✓');
   await popup.close();
+  // Reopened later, the popup reads the capture again (GET /captures/:id) and shows the same.
+  await article.bringToFront();
+  const again = await openPopup(context, worker);
+  await expect(entryOf(again, page.id).getByRole('link', { name: 'Open its node' })).toHaveAttribute(
+    'href',
+    `${BASE()}/nodes/${page.node_ids[0]}`,
+  );
+  await again.close();
 
   // "Save selection" and "Save link" (what the context menus send).
   const selection = await tell<{ kind: string }>(options, {
@@ -160,6 +206,24 @@ test('the extension saves a page, a selection and a link with every field; the b
     content_type: 'article',
     source: 'browser-extension',
   });
+  // Saved without the popup (the context menus), followed all the same: the popup lists them,
+  // each once, and links each to its node once processed.
+  await article.bringToFront();
+  const recent = await openPopup(context, worker);
+  for (const made of [
+    all.find((c) => c.selected_text === 'Blocked practice feels easier but transfers less.')!,
+    all.find((c) => c.url === `${pagesUrl}/linked`)!,
+  ]) {
+    const item = entryOf(recent, made.id);
+    await expect(item.getByRole('link', { name: 'Open its node' })).toBeVisible({ timeout: 60_000 });
+    const processed = await kg.call<Capture>('GET', `/captures/${made.id}`);
+    await expect(item.getByRole('link', { name: 'Open its node' })).toHaveAttribute(
+      'href',
+      `${BASE()}/nodes/${processed.node_ids[0]}`,
+    );
+  }
+  await expect(recent.locator('#followed li')).toHaveCount(3);
+  await recent.close();
 
   // Offline: the server cannot be reached; the capture is queued, counted on the badge...
   await options.bringToFront();
@@ -192,9 +256,71 @@ test('the extension saves a page, a selection and a link with every field; the b
   await expect(reopened.locator('#waiting')).toHaveText('Nothing.');
   const after = await captures();
   expect(after.length).toBe(before + 1);
-  expect(after.find((c) => c.why === 'offline')).toMatchObject({
-    url: `${pagesUrl}/article`,
-    source: 'browser-extension',
+  const sentLater = after.find((c) => c.why === 'offline')!;
+  expect(sentLater).toMatchObject({ url: `${pagesUrl}/article`, source: 'browser-extension' });
+  // Sent later, and followed from then on like any save: the popup links to its node.
+  const popupAfter = await openPopup(context, worker);
+  await expect(entryOf(popupAfter, sentLater.id).getByRole('link', { name: 'Open its node' })).toBeVisible({
+    timeout: 60_000,
   });
+  await context.close();
+});
+
+test('a failed capture shows why with a retry; a web page cannot reach the extension', async () => {
+  const kg = await apiSession('extension-failure@example.com');
+  const captures = async () => (await kg.call<{ data: Capture[] }>('GET', '/captures?per_page=100')).data;
+  const { key } = await kg.call<{ key: string }>('POST', '/auth/api-keys', { name: 'browser extension' });
+  const { context, worker, id } = await launch(mkdtempSync(path.join(tmpdir(), 'kg-extension-')));
+  const options = await context.newPage();
+  await setUp(options, id, key);
+  const article = await context.newPage();
+  await article.goto(`${pagesUrl}/article`);
+  const articleTab = await tabOf(worker, `${pagesUrl}/article`);
+
+  // A web page has no way to the extension's background: no runtime to message it with (no
+  // externally_connectable), and the background answers only the extension's own pages.
+  const attempt = await article.evaluate(async (extensionId) => {
+    const runtime = (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime;
+    if (typeof runtime?.sendMessage !== 'function') return 'no runtime';
+    try {
+      await (runtime.sendMessage as (id: string, m: unknown) => Promise<unknown>)(extensionId, {
+        type: 'save-page',
+        tabId: 1,
+      });
+      return 'sent';
+    } catch (err) {
+      return String(err);
+    }
+  }, id);
+  expect(attempt).not.toBe('sent');
+  // Nor can it forge a live event: the popup draws only what the background stored from the stream.
+  await article.evaluate(() =>
+    window.postMessage({ type: 'capture.changed', data: { status: 'processed', node_ids: ['node_forged'] } }, '*'),
+  );
+  expect(await captures()).toEqual([]);
+
+  // A link that leads nowhere: its capture fails; the popup says why and offers Retry.
+  const missing = await tell<{ kind: string; capture: Capture }>(options, {
+    type: 'save-link',
+    tabId: articleTab,
+    url: `${pagesUrl}/missing`,
+    text: 'A page that is gone',
+  });
+  expect(missing.kind).toBe('saved');
+  await article.bringToFront();
+  const popup = await openPopup(context, worker);
+  const entry = entryOf(popup, missing.capture.id);
+  await expect(entry).toContainText('A page that is gone — failed', { timeout: 60_000 });
+  await expect(entry).toContainText('Failed: fetch: HTTP 404 from 127.0.0.1');
+  await expect(entry.getByRole('link', { name: 'Open its node' })).toHaveCount(0);
+  const fetched = served.get('/missing') ?? 0;
+  await entry.getByRole('button', { name: 'Retry' }).click();
+  // Retried on the server (a new run fetches it again), and failed again, live.
+  await expect.poll(() => served.get('/missing') ?? 0, { timeout: 60_000 }).toBeGreaterThan(fetched);
+  await expect(entry).toContainText('Failed: fetch: HTTP 404 from 127.0.0.1', { timeout: 60_000 });
+  const activity = await kg.call<{ data: { kind: string }[] }>('GET', `/captures/${missing.capture.id}/activity`);
+  expect(activity.data.filter((a) => a.kind === 'failed')).toHaveLength(2);
+  expect(activity.data.map((a) => a.kind)).toContain('retried');
+  await expect(popup.locator('#followed li')).toHaveCount(1);
   await context.close();
 });

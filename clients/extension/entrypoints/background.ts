@@ -1,13 +1,32 @@
 import { browser, type Browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { apiClient, type Api } from '../src/api';
-import type { Message, Status } from '../src/messages';
+import { openEventStream } from '../src/event-stream';
+import type { Followed } from '../src/followed';
+import { Follower } from '../src/follower';
+import { WATCH_PORT, type Message, type Status } from '../src/messages';
 import { LIMITS, capturable, linkCapture, pageCapture, readPage, selectionCapture, type PageRead } from '../src/page';
 import { CaptureQueue, type SaveOutcome } from '../src/queue';
 import { loadSettings } from '../src/settings';
 
 const storage = browser.storage.local;
 const queue = new CaptureQueue(storage);
+/**
+ * The captures this browser made, followed live (README.md, "Live status"):
+ * one stream in the background, for the saves the popup never sees (menus, shortcut, the
+ * queue) and for the badge. While it follows, every byte of the stream (an event, the
+ * server's 15-s comment) calls an extension API, which keeps the service worker from being
+ * stopped as idle (Chrome 110+); when the browser stops it anyway, the 30-s alarm and the
+ * popup start it again, and the stream re-reads what it follows on connecting.
+ */
+const follower = new Follower({
+  storage,
+  settings: () => loadSettings(storage),
+  api: (settings) => apiClient(settings),
+  open: (settings, handlers) => openEventStream(settings, handlers),
+  onChange: (changed) => badgesOf(changed),
+  keepAwake: () => void browser.runtime.getPlatformInfo().catch(() => undefined),
+});
 const MENU = { page: 'save-page', selection: 'save-selection', link: 'save-link' } as const;
 
 async function api(): Promise<Api | null> {
@@ -30,18 +49,48 @@ async function read(tab: Browser.tabs.Tab): Promise<PageRead> {
   }
 }
 
+/** The badge of a captured page, by the status of its latest capture. */
+const CAPTURED_BADGE: Record<
+  NonNullable<Status['captured']>['status'],
+  { text: string; color: string; title: string }
+> = {
+  pending: { text: '…', color: '#64748b', title: 'Captured, waiting to be processed' },
+  processing: { text: '…', color: '#64748b', title: 'Captured, being processed' },
+  processed: { text: '✓', color: '#16a34a', title: 'Captured and processed' },
+  failed: { text: '!', color: '#b91c1c', title: 'Captured, but processing failed' },
+  archived: { text: '✓', color: '#16a34a', title: 'Captured (archived)' },
+  dismissed: { text: '✓', color: '#16a34a', title: 'Captured (dismissed)' },
+};
+const DEFAULT_TITLE = 'Knowledge Graph';
+
 /**
- * The toolbar badge of a tab: how many captures wait to be sent (orange), else ✓ (green)
- * when the page is captured already.
+ * The toolbar badge of a tab: how many captures wait to be sent (orange), else the state of
+ * the page's latest capture: … while the pipeline works on it, ✓ (green) once processed, !
+ * (red) when it failed.
  */
 async function badge(tabId: number, url: string | undefined): Promise<Status['captured']> {
   const waiting = (await queue.waiting()).length;
   let captured: Status['captured'] = null;
   if (!waiting && capturable(url)) captured = (await (await api())?.check(url).catch(() => null)) ?? null;
-  const text = waiting ? String(waiting) : captured ? '✓' : '';
-  await browser.action.setBadgeBackgroundColor({ tabId, color: waiting ? '#c2410c' : '#16a34a' });
-  await browser.action.setBadgeText({ tabId, text });
+  const shown = waiting
+    ? { text: String(waiting), color: '#c2410c', title: `${waiting} waiting to be sent` }
+    : captured
+      ? CAPTURED_BADGE[captured.status]
+      : { text: '', color: '#16a34a', title: '' };
+  await browser.action.setBadgeBackgroundColor({ tabId, color: shown.color });
+  await browser.action.setBadgeText({ tabId, text: shown.text });
+  await browser.action.setTitle({ tabId, title: shown.title ? `${DEFAULT_TITLE}: ${shown.title}` : DEFAULT_TITLE });
   return captured;
+}
+
+/** A followed capture changed (an event, a read): the badges of the tabs showing its address follow. */
+async function badgesOf(changed: Followed[]): Promise<void> {
+  const urls = new Set(changed.map((f) => f.url).filter((u): u is string => !!u));
+  if (!urls.size) return;
+  const tabs = await browser.tabs.query({});
+  await Promise.all(
+    tabs.filter((t) => t.id && t.url && urls.has(t.url)).map((t) => badge(t.id!, t.url).catch(() => undefined)),
+  );
 }
 
 async function save(
@@ -51,6 +100,7 @@ async function save(
   if (!tab?.id || !capturable(tab.url))
     return { kind: 'refused', error: 'Only web pages (http and https) can be saved' };
   const outcome = await queue.save(await api(), await make());
+  if (outcome.kind === 'saved') await follower.track(outcome.capture);
   await badge(tab.id, tab.url);
   return outcome;
 }
@@ -68,7 +118,10 @@ async function saveLink(tab: Browser.tabs.Tab | undefined, url: string, text?: s
 
 async function flush(): Promise<{ sent: number; waiting: number }> {
   const client = await api();
-  const sent = client ? (await queue.flush(client)).length : 0;
+  const made = client ? await queue.flush(client) : [];
+  // Sent at last: followed like a capture saved now.
+  for (const capture of made) await follower.track(capture);
+  const sent = made.length;
   const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
   if (tab?.id) await badge(tab.id, tab.url);
   return { sent, waiting: (await queue.waiting()).length };
@@ -98,6 +151,13 @@ async function status(tabId: number): Promise<Status> {
   };
 }
 
+/**
+ * A page of this extension (the background's own origin: chrome-extension://<its id>,
+ * moz-extension://<its uuid>), not a web page, a content script or another extension.
+ */
+const ownPage = (sender: Browser.runtime.MessageSender | undefined) =>
+  !!sender && sender.id === browser.runtime.id && !!sender.url?.startsWith(`${location.origin}/`);
+
 export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => {
     void browser.contextMenus.removeAll().then(() => {
@@ -114,6 +174,8 @@ export default defineBackground(() => {
   void browser.alarms.create('flush', { periodInMinutes: 0.5 });
   browser.alarms.onAlarm.addListener((alarm) => void (alarm.name === 'flush' && flush()));
   browser.runtime.onStartup.addListener(() => void flush());
+  // A worker started again (by the alarm, a message, the browser) follows what is still in flight.
+  void follower.ensure();
 
   browser.contextMenus.onClicked.addListener((info, tab) => {
     if (info.menuItemId === MENU.page) void savePage(tab);
@@ -129,7 +191,11 @@ export default defineBackground(() => {
     if (change.status === 'complete') void badge(tabId, tab.url).catch(() => undefined);
   });
 
-  browser.runtime.onMessage.addListener((message: Message, _sender, reply: (answer: unknown) => void) => {
+  // Only the extension's own pages (the popup, the options) talk to the background: no content
+  // script runs in web pages and no page may connect (no externally_connectable), and a
+  // message from anywhere else is not answered.
+  browser.runtime.onMessage.addListener((message: Message, sender, reply: (answer: unknown) => void) => {
+    if (!ownPage(sender)) return false;
     const tab = () => ('tabId' in message ? browser.tabs.get(message.tabId) : Promise.resolve(undefined));
     const answer: Promise<unknown> =
       message.type === 'status'
@@ -140,8 +206,20 @@ export default defineBackground(() => {
             ? tab().then((t) => saveSelection(t, message.text))
             : message.type === 'save-link'
               ? tab().then((t) => saveLink(t, message.url, message.text))
-              : flush();
+              : message.type === 'refresh'
+                ? follower.refresh()
+                : message.type === 'retry'
+                  ? follower.retry(message.id).then(
+                      () => ({ error: null }),
+                      (err: unknown) => ({ error: (err as Error).message ?? String(err) }),
+                    )
+                  : flush();
     answer.then(reply, (err: unknown) => reply({ kind: 'refused', error: String(err) }));
     return true; // the answer comes asynchronously
+  });
+  // A popup showing the captures followed holds this port: the stream stays open until it closes.
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name !== WATCH_PORT || !ownPage(port.sender)) return port.disconnect();
+    port.onDisconnect.addListener(follower.watch());
   });
 });

@@ -36,6 +36,24 @@ describe('the captures followed', () => {
     expect(list[0]).toMatchObject({ id: capId(9), version: 0, events: 0, follow_until: 9 + FOLLOW_MS });
   });
 
+  it('the answer of a retry does not undo the events that came before it', () => {
+    let list = applyEvent(track([], capture(1), 0), changed(1, 3, 'failed', { error: 'gone' }))!;
+    const before = list[0]!.events;
+    list = applyEvent(list, changed(1, 5, 'failed', { error: 'gone again' }))!;
+    const retried = track(list, capture(1, { status: 'pending' }), 10, before);
+    expect(retried[0]).toMatchObject({
+      status: 'failed',
+      error: 'gone again',
+      version: 5,
+      follow_until: 10 + FOLLOW_MS,
+    });
+    // Nothing came in between: the answer is the newest state.
+    expect(track(list, capture(1, { status: 'pending' }), 10, list[0]!.events)[0]).toMatchObject({
+      status: 'pending',
+      error: null,
+    });
+  });
+
   it('an event moves its capture to processed with its nodes', () => {
     const list = track([], capture(1), 0);
     const next = applyEvent(list, changed(1, 2, 'processed', { node_ids: [NODE] }))!;

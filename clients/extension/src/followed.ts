@@ -36,16 +36,22 @@ export const settled = (status: Capture['status']) => status !== 'pending' && st
 /** Waiting for the pipeline (and not deleted). */
 export const inFlight = (f: Followed) => !f.deleted && !settled(f.status);
 
-/** A capture just made (a save, a queued capture sent, a retry): first in the list, followed for FOLLOW_MS. */
-export function track(list: readonly Followed[], capture: Capture, now: number): Followed[] {
+/**
+ * A capture just made (a save, a queued capture sent, a retry): first in the list, followed
+ * for FOLLOW_MS. For a capture followed already (a retry), `eventsBefore` is the count of its
+ * events when the request began: an event applied since is newer than the answer, and is kept.
+ */
+export function track(list: readonly Followed[], capture: Capture, now: number, eventsBefore?: number): Followed[] {
   const held = list.find((f) => f.id === capture.id);
+  const stale = held && eventsBefore !== undefined && held.events !== eventsBefore;
+  const state = stale
+    ? { status: held.status, node_ids: held.node_ids, error: held.error }
+    : { status: capture.status, node_ids: capture.node_ids, error: capture.error };
   const entry: Followed = {
     id: capture.id,
     title: capture.title,
     url: capture.url,
-    status: capture.status,
-    node_ids: capture.node_ids,
-    error: capture.error,
+    ...state,
     version: held?.version ?? 0,
     events: held?.events ?? 0,
     saved_at: held?.saved_at ?? new Date(now).toISOString(),

@@ -64,6 +64,7 @@ function rig() {
         if (c.status !== 'failed') throw new ApiProblem(409, 'not failed', null);
         const next = { ...c, status: 'pending' as const, error: null };
         captures.set(id, next);
+        if (gate.hold) await new Promise<void>((r) => gate.release.push(r));
         return structuredClone(next);
       },
     }),
@@ -145,6 +146,48 @@ describe('Follower', () => {
     expect((await follower.list())[0]).toMatchObject({ status: 'processed', node_ids: [NODE] });
   });
 
+  it('a capture processed before it was followed (a stream open already) is read once more', async () => {
+    const { follower, captures, open, reads, streams, settle } = rig();
+    await follower.track(capture(1));
+    expect(streams).toHaveLength(1);
+    // Capture 2 is made and processed at once: its events come before the background follows it.
+    captures.set(capId(2), capture(2, { status: 'processed', node_ids: [NODE] }));
+    open()[0]!.handlers.onEvent(changed(2, 3, 'processed', { node_ids: [NODE] }));
+    await settle();
+    await follower.track(capture(2));
+    expect(streams).toHaveLength(1);
+    expect(reads).toEqual([capId(2)]);
+    expect((await follower.list())[0]).toMatchObject({ id: capId(2), status: 'processed', node_ids: [NODE] });
+  });
+
+  it('a retry whose events arrive before its answer keeps the newer state', async () => {
+    const { follower, captures, open, settle, gate } = rig();
+    captures.set(capId(1), capture(1));
+    captures.set(capId(2), capture(2));
+    await follower.track(capture(1));
+    await follower.track(capture(2));
+    open()[0]!.handlers.onEvent(changed(1, 3, 'failed', { error: 'HTTP 404 from example.com' }));
+    await settle();
+    captures.set(capId(1), capture(1, { status: 'failed', error: 'HTTP 404 from example.com' }));
+    // The retry's run fails again before the answer of POST /retry arrives.
+    gate.hold = true;
+    const answer = follower.retry(capId(1));
+    await settle();
+    open()[0]!.handlers.onEvent(changed(1, 4, 'pending'));
+    open()[0]!.handlers.onEvent(changed(1, 6, 'failed', { error: 'HTTP 404 again' }));
+    captures.set(capId(1), capture(1, { status: 'failed', error: 'HTTP 404 again' }));
+    await settle();
+    gate.hold = false;
+    gate.release.forEach((r) => r());
+    await answer;
+    await settle();
+    expect((await follower.list()).find((f) => f.id === capId(1))).toMatchObject({
+      status: 'failed',
+      error: 'HTTP 404 again',
+      version: 6,
+    });
+  });
+
   it('a popup keeps the stream open past the follow window; it closes when the popup does', async () => {
     const { follower, state, open, settle } = rig();
     await follower.track(capture(1));
@@ -192,10 +235,12 @@ describe('Follower', () => {
 
   it('opening the popup reads every capture shown: deleted ones are marked, offline keeps what is known', async () => {
     const { follower, captures } = rig();
-    await follower.track(capture(1));
-    await follower.track(capture(2));
-    await follower.track(capture(3));
+    for (const n of [1, 2, 3]) {
+      captures.set(capId(n), capture(n));
+      await follower.track(capture(n));
+    }
     captures.set(capId(1), capture(1, { status: 'processed', node_ids: [NODE] }));
+    captures.delete(capId(2));
     captures.set(capId(3), 'down');
     const list = await follower.refresh();
     expect(list.map((f) => [f.id, f.status, !!f.deleted])).toEqual([

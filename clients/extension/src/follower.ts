@@ -18,7 +18,7 @@ export interface FollowerDeps {
 
 /**
  * Follows the captures this browser made until the pipeline is done with them, in the
- * background (docs/extension.md, "Live capture status"): one event stream for the whole
+ * background (README.md, "Live status"): one event stream for the whole
  * browser, open while a capture saved in the last 15 minutes is in flight or a popup shows
  * the list, closed otherwise. Every (re)connection re-reads the captures in flight with
  * `GET /captures/:id` (the server replays nothing), and so does a popup when it opens.
@@ -60,46 +60,52 @@ export class Follower {
     });
   }
 
-  /** A capture just made: shown first and followed. */
-  async track(capture: Capture): Promise<void> {
-    await this.update((list) => track(list, capture, this.now()));
-    await this.ensure();
+  /**
+   * A capture just made: shown first and followed. Its events may have come before it was
+   * followed (a stream open already, a fast pipeline): unless the stream opens now (and reads
+   * it on connecting), it is read once more.
+   */
+  async track(capture: Capture, eventsBefore?: number): Promise<void> {
+    await this.update((list) => track(list, capture, this.now(), eventsBefore));
+    if (!(await this.ensure())) await this.read([capture.id]);
   }
 
-  /**
-   * Re-reads the captures shown (`inFlightOnly`: those the pipeline has not finished) and
-   * applies what the server answers; answers the list.
-   */
+  /** Re-reads the captures shown (`inFlightOnly`: those the pipeline has not finished); answers the list. */
   async refresh(inFlightOnly = false): Promise<Followed[]> {
-    const settings = await this.deps.settings();
-    if (settings) {
-      const api = this.deps.api(settings);
-      const list = await this.list();
-      await Promise.all(
-        list
-          .filter((f) => !f.deleted && (!inFlightOnly || inFlight(f)))
-          .map(async (f) => {
-            let capture: Capture | null;
-            try {
-              capture = await api.get(f.id);
-            } catch (err) {
-              if (!(err instanceof ApiProblem && err.status === 404)) return; // offline: keep what is known
-              capture = null;
-            }
-            await this.update((now) => applyRead(now, f.id, capture, f.events));
-          }),
-      );
-    }
+    const list = await this.list();
+    await this.read(list.filter((f) => !f.deleted && (!inFlightOnly || inFlight(f))).map((f) => f.id));
     await this.ensure();
     return this.list();
+  }
+
+  /** Reads captures with `GET /captures/:id` and applies what the server answers. */
+  private async read(ids: string[]): Promise<void> {
+    const settings = await this.deps.settings();
+    if (!settings || !ids.length) return;
+    const api = this.deps.api(settings);
+    const list = await this.list();
+    await Promise.all(
+      ids.map(async (id) => {
+        const before = list.find((f) => f.id === id)?.events ?? 0;
+        let capture: Capture | null;
+        try {
+          capture = await api.get(id);
+        } catch (err) {
+          if (!(err instanceof ApiProblem && err.status === 404)) return; // offline: keep what is known
+          capture = null;
+        }
+        await this.update((now) => applyRead(now, id, capture, before));
+      }),
+    );
   }
 
   /** Retries a failed capture (`POST /captures/:id/retry`) and follows it again. */
   async retry(id: string): Promise<void> {
     const settings = await this.deps.settings();
     if (!settings) throw new Error('Set the server and an API key in the options first');
-    if (!(await this.list()).some((f) => f.id === id)) throw new Error('Not a capture this browser follows');
-    await this.track(await this.deps.api(settings).retry(id));
+    const held = (await this.list()).find((f) => f.id === id);
+    if (!held) throw new Error('Not a capture this browser follows');
+    await this.track(await this.deps.api(settings).retry(id), held.events);
   }
 
   /** A popup shows the list: the stream stays open until `unwatch` (its port closed). */
@@ -115,8 +121,8 @@ export class Follower {
     };
   }
 
-  /** Opens or closes the stream as the list, the settings and the popups want. */
-  ensure(): Promise<void> {
+  /** Opens or closes the stream as the list, the settings and the popups want; answers whether it opened one. */
+  ensure(): Promise<boolean> {
     return this.serial(async () => {
       const settings = await this.deps.settings();
       const key = settings ? `${settings.server} ${settings.apiKey}` : '';
@@ -125,7 +131,7 @@ export class Follower {
         this.stream.close();
         this.stream = null;
       }
-      if (!want || this.stream || !settings) return;
+      if (!want || this.stream || !settings) return false;
       this.streamKey = key;
       const stream = this.deps.open(settings, {
         onOpen: () => void this.refresh(true),
@@ -141,6 +147,7 @@ export class Follower {
         },
       });
       this.stream = stream;
+      return true;
     });
   }
 

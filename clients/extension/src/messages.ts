@@ -1,4 +1,5 @@
 import type { CapturedUrl } from './api';
+import type { Followed } from './followed';
 import type { Refused, SaveOutcome } from './queue';
 
 /** What the popup and the options page ask the background for (runtime.sendMessage). */
@@ -8,7 +9,14 @@ export type Message =
   /** What the context menus do (they call the same code); also how the tests drive them. */
   | { type: 'save-selection'; tabId: number; text: string }
   | { type: 'save-link'; tabId: number; url: string; text?: string }
-  | { type: 'flush' };
+  | { type: 'flush' }
+  /** The popup opened: re-read the captures it shows (GET /captures/:id). */
+  | { type: 'refresh' }
+  /** The popup's Retry of a failed capture (POST /captures/:id/retry). */
+  | { type: 'retry'; id: string };
+
+/** The port a popup holds open while it shows the captures followed (the stream stays open meanwhile). */
+export const WATCH_PORT = 'watch-captures';
 
 export interface Status {
   /** The options hold a server and a key. */
@@ -30,4 +38,8 @@ export type Reply<M extends Message> = M extends { type: 'status' }
     ? SaveOutcome
     : M extends { type: 'flush' }
       ? { sent: number; waiting: number }
-      : never;
+      : M extends { type: 'refresh' }
+        ? Followed[]
+        : M extends { type: 'retry' }
+          ? { error: string | null }
+          : never;

@@ -1,20 +1,11 @@
 import { browser } from 'wxt/browser';
-import type { Capture } from '../../src/api';
-import { apiClient } from '../../src/api';
-import type { Message, Reply, Status } from '../../src/messages';
+import { STORAGE_KEY, followedOf } from '../../src/followed';
+import { WATCH_PORT, type Message, type Reply, type Status } from '../../src/messages';
 import { loadSettings } from '../../src/settings';
+import { link, renderFollowed } from './followed';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const ask = <M extends Message>(message: M) => browser.runtime.sendMessage(message) as Promise<Reply<M>>;
-
-function link(href: string, text: string): HTMLAnchorElement {
-  const a = document.createElement('a');
-  a.href = href;
-  a.target = '_blank';
-  a.rel = 'noopener noreferrer';
-  a.textContent = text;
-  return a;
-}
 
 function showStatus(status: Status) {
   const state = $('state');
@@ -26,7 +17,7 @@ function showStatus(status: Status) {
   } else if (status.captured) {
     state.replaceChildren(
       `Captured ${new Date(status.captured.captured_at).toLocaleString()} (${status.captured.status}). `,
-      link(`${status.server}/captures/${status.captured.capture_id}`, 'Open the capture'),
+      link(`${status.server}/captures/${encodeURIComponent(status.captured.capture_id)}`, 'Open the capture'),
     );
     $('save-button').textContent = 'Save again';
   } else {
@@ -44,24 +35,27 @@ function showStatus(status: Status) {
   );
 }
 
-/** Follows a new capture while the popup is open: its status, then its node once processed. */
-async function follow(capture: Capture) {
+/**
+ * The captures this browser made lately, kept up to date by the background (it follows them
+ * through the server's live events and writes them to storage.local): read again from the
+ * server as the popup opens, then redrawn on every change while it is open.
+ */
+async function showFollowed() {
+  // While this port is open the background keeps the stream open, whatever the captures' age.
+  browser.runtime.connect({ name: WATCH_PORT });
   const settings = await loadSettings(browser.storage.local);
-  if (!settings) return;
-  const api = apiClient(settings);
-  const result = $('result');
-  for (let current = capture; ;) {
-    const parts: (string | Node)[] = [
-      `Saved (${current.status}). `,
-      link(`${settings.server}/captures/${current.id}`, 'Open the capture'),
-    ];
-    const node = current.node_ids[0];
-    if (node) parts.push(' · ', link(`${settings.server}/nodes/${node}`, 'Open its node'));
-    result.replaceChildren(...parts);
-    if (['processed', 'failed', 'archived', 'dismissed'].includes(current.status)) return;
-    await new Promise((r) => setTimeout(r, 1000));
-    current = await api.get(current.id).catch(() => current);
-  }
+  const draw = (value: unknown) =>
+    renderFollowed($('followed'), followedOf(value), settings?.server ?? null, async (id) => {
+      const { error } = await ask({ type: 'retry', id });
+      if (error) $('result').textContent = `Not retried: ${error}`;
+    });
+  browser.storage.local.onChanged.addListener((changes) => {
+    if (STORAGE_KEY in changes) draw(changes[STORAGE_KEY]!.newValue);
+  });
+  draw((await browser.storage.local.get(STORAGE_KEY))[STORAGE_KEY]);
+  // Read again from the server (a capture may have been processed, failed or deleted since);
+  // what changed comes back through storage.
+  await ask({ type: 'refresh' });
 }
 
 async function main() {
@@ -72,6 +66,7 @@ async function main() {
     e.preventDefault();
     void browser.runtime.openOptionsPage();
   });
+  void showFollowed();
   if (!tab?.id) return;
   const tabId = tab.id;
   showStatus(await ask({ type: 'status', tabId }));
@@ -85,8 +80,8 @@ async function main() {
       if (outcome.kind === 'queued')
         result.textContent = `Kept to send later (${outcome.reason}); ${outcome.waiting} waiting.`;
       else if (outcome.kind === 'refused') result.textContent = `Not saved: ${outcome.error}`;
+      else result.textContent = 'Saved.';
       showStatus(await ask({ type: 'status', tabId }));
-      if (outcome.kind === 'saved') await follow(outcome.capture);
     });
   });
 }
