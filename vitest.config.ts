@@ -58,6 +58,7 @@ export default defineConfig({
             'services/*/src/**/*.postgres.test.ts',
             'packages/*/src/**/*.s3.test.ts',
             'packages/*/src/**/*.redis.test.ts',
+            'services/*/src/**/*.redis.test.ts',
             'packages/*/src/**/*.qdrant.test.ts',
             'services/*/src/**/*.qdrant.test.ts',
           ],

@@ -90,7 +90,12 @@ export function serviceSpecs(c: ClusterEnv): ServiceSpec[] {
       GRAPH_URL: url(2),
       ...(c.vectors.kind === 'qdrant' ? { QDRANT_URL: c.vectors.url } : { VECTORS_DIR: c.vectors.dir }),
     }),
-    svc('ingest-worker', 7, false, { CAPTURES_URL: url(5), GRAPH_URL: url(2), SEARCH_URL: url(6) }),
+    svc('ingest-worker', 7, false, {
+      CAPTURES_URL: url(5),
+      GRAPH_URL: url(2),
+      SEARCH_URL: url(6),
+      REDIS_URL: c.redisUrl,
+    }),
     {
       name: 'gateway',
       entry: 'services/gateway/src/main.ts',

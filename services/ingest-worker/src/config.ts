@@ -30,6 +30,10 @@ export const pipelineEnv = {
   FETCH_TIMEOUT_MS: ms(20_000),
   FETCH_MAX_BYTES: ms(10 * 1024 * 1024),
   FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+  /** Fetches of one host at once, across every worker replica (shared through Redis in the distributed mode). */
+  FETCH_MAX_PER_HOST: z.coerce.number().int().min(1).max(64).default(2),
+  /** Least time between two request starts to one host, across replicas; 0: none. */
+  FETCH_HOST_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Addresses or CIDRs the fetch may reach although private, loopback, link-local… (none by default). */
   FETCH_ALLOWLIST: addressAllowlistEnv(),
   /** Parsers of untrusted content (PDF, DOCX, DOC, HTML, images) run in sandbox processes, at most this many at once. */
@@ -88,6 +92,8 @@ export const ingestWorkerConfigSchema = z
     GRAPH_URL: env.url(),
     SEARCH_URL: env.url(),
     PEER_TIMEOUT_MS: ms(10_000),
+    /** Per-host fetch limits are shared by the replicas through Redis. */
+    ...env.redis,
     ...pipelineEnv,
   })
   .superRefine(env.checkKafka)

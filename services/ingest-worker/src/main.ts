@@ -1,6 +1,7 @@
 import { capturesApi, graphApi, searchApi } from '@kg/contracts';
 import { loadConfig } from '@kg/config';
 import { createKafkaBus, kafkaConnection } from '@kg/bus';
+import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
 import { failFast, runServiceProcess } from '@kg/service-kit';
 import { createInternalTokens } from '@kg/tokens';
@@ -29,6 +30,7 @@ try {
       signer: internal.signer,
       timeoutMs: config.PEER_TIMEOUT_MS,
     });
+  const kv = createRedisKv({ url: config.REDIS_URL, password: config.REDIS_PASSWORD });
   const captures = peer('captures', config.CAPTURES_URL, capturesApi);
   const graph = peer('graph', config.GRAPH_URL, graphApi);
   const search = peer('search', config.SEARCH_URL, searchApi);
@@ -38,7 +40,8 @@ try {
     database: null,
     bus,
     migrations: null,
-    createModule: () => createIngestWorkerModule({ bus, logger, captures, graph, search, config }),
+    resources: [kv],
+    createModule: () => createIngestWorkerModule({ bus, logger, captures, graph, search, kv, config }),
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { TOPICS, type CaptureQueuedEvent } from '@kg/contracts';
 import { createMemoryBus, newEventId } from '@kg/bus';
+import { createMemoryKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
 import { pipelineConfigSchema } from './config';
 import { createIngestWorkerModule } from './module';
@@ -16,6 +17,7 @@ const module = await createIngestWorkerModule({
   captures: fake.capturesHandle,
   graph: fake.graphHandle,
   search: fake.searchHandle,
+  kv: createMemoryKv(),
   config: pipelineConfigSchema.parse({ OCR_ENABLED: 'false', INGEST_CONCURRENCY: '3' }),
 });
 await module.start();

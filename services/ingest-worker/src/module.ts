@@ -1,10 +1,12 @@
 import type { capturesApi, graphApi, searchApi } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
+import type { KvStore } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import type { ServiceModule } from '@kg/service-kit';
 import type { ServiceHandle } from '@kg/trpc';
 import type { PipelineConfig } from './config';
 import { subscribeQueued } from './consumers/queued';
+import { createHostGate } from './host-gate';
 import { createIngestMetrics } from './metrics';
 import { createStages, extractStageTimeoutMs } from './pipeline';
 import { createWorkPool } from './pool';
@@ -23,6 +25,8 @@ export interface IngestWorkerDeps {
   graph: ServiceHandle<typeof graphApi>;
   /** The search service: links.similar (similar nodes for the proposals). */
   search: ServiceHandle<typeof searchApi>;
+  /** Shared short-lived state: the fetch stage's per-host limits (Redis across replicas, memory in one process). */
+  kv: KvStore;
   config: PipelineConfig;
   /** Told the duration of every stage that ran (the benchmark). */
   onStage?: (name: string, ms: number) => void;
@@ -41,6 +45,13 @@ export async function createIngestWorkerModule(
     graph: deps.graph,
     search: deps.search,
     stages,
+    hostGate: createHostGate({
+      kv: deps.kv,
+      maxPerHost: c.FETCH_MAX_PER_HOST,
+      intervalMs: c.FETCH_HOST_INTERVAL_MS,
+      // A slot whose worker died frees itself once the longest fetch is surely over.
+      leaseSeconds: Math.ceil(c.FETCH_TIMEOUT_MS / 1000) + 5,
+    }),
     logger: deps.logger,
     policy: {
       stageTimeoutMs: c.INGEST_STAGE_TIMEOUT_MS,

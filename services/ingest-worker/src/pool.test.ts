@@ -19,7 +19,7 @@ describe('work pool', () => {
     expect(await pool.submit('a', task(0))).toBe('accepted');
     expect(await pool.submit('b', task(1))).toBe('accepted');
     expect(await pool.submit('c', task(2))).toBe('accepted');
-    expect(pool.stats).toEqual({ running: 2, queued: 1 });
+    expect(pool.stats).toEqual({ running: 2, queued: 1, aside: 0 });
     let fourthAccepted = false;
     const fourth = pool.submit('d', task(3)).then((r) => ((fourthAccepted = true), r));
     await new Promise((r) => setTimeout(r, 20));
@@ -29,7 +29,7 @@ describe('work pool', () => {
     for (const g of gates) g.open();
     await pool.idle();
     expect(maxRunning).toBe(2);
-    expect(pool.stats).toEqual({ running: 0, queued: 0 });
+    expect(pool.stats).toEqual({ running: 0, queued: 0, aside: 0 });
   });
 
   it('drops a duplicate key while it is queued or running, and accepts it again afterwards', async () => {
@@ -63,5 +63,46 @@ describe('work pool', () => {
     g.open();
     await closing;
     expect(done).toEqual(['a']);
+  });
+
+  it('a task waiting aside gives its place to the next one and takes one back before any queued task', async () => {
+    const pool = createWorkPool({ concurrency: 1, queueLimit: 2 });
+    const host = gate();
+    const order: string[] = [];
+    const hold = gate();
+    await pool.submit('a', async (aside) => {
+      order.push('a waits aside');
+      await aside(() => host.p);
+      order.push('a back');
+    });
+    await pool.submit('b', async () => {
+      order.push('b runs');
+      await hold.p;
+      order.push('b done');
+    });
+    await pool.submit('c', async () => void order.push('c runs'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(pool.stats).toEqual({ running: 1, queued: 1, aside: 1 });
+    host.open(); // a's wait ends while b holds the one place: a comes back before c
+    await new Promise((r) => setTimeout(r, 10));
+    hold.open();
+    await pool.idle();
+    expect(order).toEqual(['a waits aside', 'b runs', 'b done', 'a back', 'c runs']);
+  });
+
+  it('at most queueLimit tasks wait aside; beyond, a task waits in its place', async () => {
+    const pool = createWorkPool({ concurrency: 1, queueLimit: 1 });
+    const waits = [gate(), gate()];
+    let inPlace = false;
+    await pool.submit('a', async (aside) => aside(() => waits[0]!.p));
+    await pool.submit('b', async (aside) => {
+      await aside(() => waits[1]!.p);
+      inPlace = true;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(pool.stats).toEqual({ running: 1, queued: 0, aside: 1 });
+    for (const w of waits) w.open();
+    await pool.idle();
+    expect(inPlace).toBe(true);
   });
 });

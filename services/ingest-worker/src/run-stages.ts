@@ -7,6 +7,7 @@ import type { Summary } from './stages/summarise';
 import { asStageError, recordStage, systemIdentity } from './captures-calls';
 import { propose } from './stages/propose';
 import { importOf, mergeTags, nodeContent } from './import-metadata';
+import type { HostTurn } from './host-gate';
 import type { RunJob, RunnerDeps, RunState } from './run-types';
 
 const FETCHED_TYPES = new Set(['article', 'pdf', 'image']);
@@ -17,9 +18,11 @@ interface StageDef {
   name: string;
   /** false: the stage does not apply to this capture (e.g. fetch without a URL to fetch). */
   applies(s: RunState): boolean;
-  run(s: RunState): Promise<StageResult<Record<string, unknown>>>;
+  run(s: RunState, turn: HostTurn | null): Promise<StageResult<Record<string, unknown>>>;
   /** Takes a recorded output back into the state (resume). false: it cannot, run it again. */
   restore(s: RunState, output: Record<string, unknown>): boolean;
+  /** Waits, before each attempt and outside its time limit, for the turn the attempt needs (fetch: its host's). */
+  turn?(s: RunState): Promise<HostTurn | null>;
 }
 
 const mimeOf = (type: string | null) => (type ? type.split(';')[0]!.trim().toLowerCase() : null);
@@ -29,14 +32,26 @@ const STAGES = (deps: RunnerDeps, job: RunJob): StageDef[] => [
     name: 'fetch',
     applies: (s) =>
       Boolean(s.capture.url) && !s.content!.bytes && !s.content!.raw && FETCHED_TYPES.has(s.capture.content_type),
-    async run(s) {
-      const r = await deps.stages.fetch({ url: s.capture.url! });
+    async run(s, turn) {
+      const r = await deps.stages.fetch({
+        url: s.capture.url!,
+        ...(turn ? { beforeRequest: () => turn.start() } : {}),
+      });
       s.fetched = r.output;
       const { body, ...meta } = r.output;
       return { ...r, output: { ...meta, bytes: body.length, sha256: digest(body) } };
     },
     // The fetched body is not kept in provenance: extract, when it has to run again, fetches again.
     restore: () => false,
+    // Politeness (FETCH_MAX_PER_HOST, FETCH_HOST_INTERVAL_MS): the wait for a place at the host happens
+    // aside the work pool (other hosts' runs take this run's place meanwhile); the start time, in
+    // place, right before the first request is sent.
+    async turn(s) {
+      const gate = deps.hostGate;
+      if (!gate || !URL.canParse(s.capture.url!)) return null;
+      const host = new URL(s.capture.url!).hostname;
+      return s.aside ? s.aside(() => gate.enter(host)) : gate.enter(host);
+    },
   },
   {
     name: 'extract',
@@ -169,7 +184,12 @@ export async function runStages(
           def.name === 'extract'
             ? (deps.policy.extractTimeoutMs ?? deps.policy.stageTimeoutMs)
             : deps.policy.stageTimeoutMs;
-        result = await withTimeout(def.run(s), limit, def.name);
+        const turn = def.turn ? await def.turn(s) : null;
+        try {
+          result = await withTimeout(def.run(s, turn), limit, def.name);
+        } finally {
+          await turn?.release();
+        }
         break;
       } catch (err) {
         const error = asStageError(err, def.name);

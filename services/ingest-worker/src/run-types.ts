@@ -6,7 +6,9 @@
 import type { Capture, capturesApi, graphApi, searchApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import type { ServiceHandle } from '@kg/trpc';
+import type { HostGate } from './host-gate';
 import type { Stages } from './pipeline';
+import type { Aside } from './pool';
 import type { Extracted } from './stages/extract/index';
 import type { Fetched } from './stages/fetch';
 import type { Summary } from './stages/summarise';
@@ -31,6 +33,8 @@ export interface RunnerDeps {
   /** Similar nodes for the proposals (links.similar). */
   search: ServiceHandle<typeof searchApi>;
   stages: Stages;
+  /** Per-host politeness of the fetch stage (none: fetches are not held). */
+  hostGate?: HostGate;
   policy: RunPolicy;
   logger: Logger;
   /** Told the duration of every stage that ran (metrics, the benchmark). */
@@ -60,4 +64,6 @@ export interface RunState {
   summary?: Summary;
   nodeIds?: string[];
   metadata?: Record<string, unknown>;
+  /** Runs a wait outside the work pool's places (the fetch's turn at its host); absent: in place. */
+  aside?: Aside;
 }

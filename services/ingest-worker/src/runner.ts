@@ -1,6 +1,7 @@
 import type { PipelineClaim } from '@kg/contracts';
 import { asStageError, fail, guard, isConflict, RunLost, systemIdentity } from './captures-calls';
 import { runStages } from './run-stages';
+import type { Aside } from './pool';
 import type { RunJob, RunnerDeps, RunOutcome, RunState } from './run-types';
 
 /**
@@ -9,7 +10,7 @@ import type { RunJob, RunnerDeps, RunOutcome, RunState } from './run-types';
  * bounded retries, records each in provenance (which announces it in the activity timeline),
  * and completes the capture with its node ids, or fails it naming the stage.
  */
-export async function runCapture(deps: RunnerDeps, job: RunJob): Promise<RunOutcome> {
+export async function runCapture(deps: RunnerDeps, job: RunJob, aside?: Aside): Promise<RunOutcome> {
   const captures = deps.captures.as(systemIdentity(job.tenant_id));
   const log = deps.logger.child({ capture_id: job.capture_id, run_id: job.run_id });
   let claim: PipelineClaim;
@@ -28,7 +29,7 @@ export async function runCapture(deps: RunnerDeps, job: RunJob): Promise<RunOutc
     return 'skipped';
   }
   const completed = new Map(claim.completed_stages.map((s) => [s.name, s.output]));
-  const state: RunState = { capture: claim.capture, completed };
+  const state: RunState = { capture: claim.capture, completed, ...(aside ? { aside } : {}) };
   try {
     // A run claimed more often than allowed keeps killing its worker (or keeps being deferred).
     const giveUp =

@@ -138,6 +138,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     captures: local('ingest-worker', 'captures', capturesApi, captures.router, child('captures')),
     graph: local('ingest-worker', 'graph', graphApi, graph.router, child('graph')),
     search: local('ingest-worker', 'search', searchApi, search.router, child('search')),
+    kv,
     config,
   });
   const modules = [auth, para, graph, captures, search, ingest];

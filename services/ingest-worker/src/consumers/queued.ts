@@ -26,9 +26,9 @@ export function subscribeQueued(
     handler: async (event) => {
       if (event.type !== 'capture.queued') return;
       const job = { tenant_id: event.tenant_id, ...event.data };
-      await pool.submit(job.capture_id, async () => {
+      await pool.submit(job.capture_id, async (aside) => {
         try {
-          const outcome = await runCapture(runner, job);
+          const outcome = await runCapture(runner, job, aside);
           onOutcome(outcome);
           logger.debug({ capture_id: job.capture_id, run_id: job.run_id, outcome }, 'capture run ended');
         } catch (err) {

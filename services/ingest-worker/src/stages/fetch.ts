@@ -120,7 +120,11 @@ export function createFetchStage(options: FetchOptions) {
     );
   }
 
-  return async function fetchStage(input: { url: string }): Promise<StageResult<Fetched>> {
+  return async function fetchStage(input: {
+    url: string;
+    /** Awaited right before the first request is sent (the host's start time: politeness). */
+    beforeRequest?: () => Promise<void>;
+  }): Promise<StageResult<Fetched>> {
     const deadline = AbortSignal.timeout(options.totalTimeoutMs);
     let url = new URL(input.url);
     for (let redirects = 0; ; redirects++) {
@@ -128,6 +132,7 @@ export function createFetchStage(options: FetchOptions) {
         throw permanent(`refused: only http and https URLs are fetched (${url.protocol})`);
       if (url.username || url.password) throw permanent('refused: URLs with credentials are not fetched');
       const pinned = await resolveChecked(url.hostname, redirects);
+      if (redirects === 0) await input.beforeRequest?.();
       const res = await hop(url, pinned, deadline);
       if (REDIRECTS.has(res.status) && res.location) {
         if (redirects >= options.maxRedirects) throw permanent(`more than ${options.maxRedirects} redirects`);

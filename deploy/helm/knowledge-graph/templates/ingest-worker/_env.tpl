@@ -1,9 +1,11 @@
 {{/* The ingest-worker service's own env: its internal signing key, the Kafka credentials (capture.queued travels on
-Kafka) and the pipeline settings (ingestWorker.pipeline). No database: runs and leases live in the captures service. */}}
+Kafka), Redis (the fetch stage's per-host limits, shared by the replicas) and the pipeline settings
+(ingestWorker.pipeline). No database: runs and leases live in the captures service. */}}
 {{- define "kg.ingest-worker.env" -}}
 {{- $p := .root.Values.ingestWorker.pipeline }}
 {{- include "kg.kafkaEnv" . }}
 {{ include "kg.internalKeyEnv" (dict "root" .root "component" "ingest-worker" "hook" .hook) }}
+{{ include "kg.redisEnv" . }}
 - name: INGEST_CONCURRENCY
   value: {{ $p.concurrency | int64 | quote }}
 - name: INGEST_QUEUE_LIMIT
@@ -26,6 +28,10 @@ Kafka) and the pipeline settings (ingestWorker.pipeline). No database: runs and 
   value: {{ $p.fetch.maxBytes | int64 | quote }}
 - name: FETCH_MAX_REDIRECTS
   value: {{ $p.fetch.maxRedirects | int64 | quote }}
+- name: FETCH_MAX_PER_HOST
+  value: {{ $p.fetch.maxPerHost | int64 | quote }}
+- name: FETCH_HOST_INTERVAL_MS
+  value: {{ $p.fetch.hostIntervalMs | int64 | quote }}
 - name: FETCH_ALLOWLIST
   value: {{ join "," $p.fetch.allowlist | quote }}
 - name: OCR_ENABLED
