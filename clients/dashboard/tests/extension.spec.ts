@@ -154,6 +154,8 @@ test('the extension saves a page, a selection and a link with every field; the b
     `${BASE()}/nodes/${page.node_ids[0]}`,
   );
   await expect(popup.locator('#followed li')).toHaveCount(1);
+  // The page's own line follows as well.
+  await expect(popup.locator('#state')).toContainText('(processed)');
   expect(page).toMatchObject({
     title: 'Interleaved practice',
     content_type: 'article',

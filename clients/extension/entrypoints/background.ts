@@ -4,7 +4,7 @@ import { apiClient, type Api } from '../src/api';
 import { openEventStream } from '../src/event-stream';
 import type { Followed } from '../src/followed';
 import { Follower } from '../src/follower';
-import { WATCH_PORT, type Message, type Status } from '../src/messages';
+import { WATCH_PORT, fromOwnPage, type Message, type Status } from '../src/messages';
 import { LIMITS, capturable, linkCapture, pageCapture, readPage, selectionCapture, type PageRead } from '../src/page';
 import { CaptureQueue, type SaveOutcome } from '../src/queue';
 import { loadSettings } from '../src/settings';
@@ -151,12 +151,8 @@ async function status(tabId: number): Promise<Status> {
   };
 }
 
-/**
- * A page of this extension (the background's own origin: chrome-extension://<its id>,
- * moz-extension://<its uuid>), not a web page, a content script or another extension.
- */
 const ownPage = (sender: Browser.runtime.MessageSender | undefined) =>
-  !!sender && sender.id === browser.runtime.id && !!sender.url?.startsWith(`${location.origin}/`);
+  fromOwnPage(sender, { id: browser.runtime.id, origin: location.origin });
 
 export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => {

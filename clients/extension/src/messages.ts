@@ -43,3 +43,14 @@ export type Reply<M extends Message> = M extends { type: 'status' }
         : M extends { type: 'retry' }
           ? { error: string | null }
           : never;
+
+/**
+ * Whether a message comes from a page of this extension (its own origin: chrome-extension://<its
+ * id>, moz-extension://<its uuid>), not from a web page, a content script or another extension.
+ */
+export function fromOwnPage(
+  sender: { id?: string; url?: string } | undefined,
+  self: { id: string; origin: string },
+): boolean {
+  return !!sender && sender.id === self.id && !!sender.url?.startsWith(`${self.origin}/`);
+}

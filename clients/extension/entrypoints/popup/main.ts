@@ -70,6 +70,10 @@ async function main() {
   if (!tab?.id) return;
   const tabId = tab.id;
   showStatus(await ask({ type: 'status', tabId }));
+  // The page's own line follows its capture too (processed, failed) while the popup is open.
+  browser.storage.local.onChanged.addListener((changes) => {
+    if (STORAGE_KEY in changes) void ask({ type: 'status', tabId }).then(showStatus);
+  });
   $('save').addEventListener('submit', (e) => {
     e.preventDefault();
     const button = $<HTMLButtonElement>('save-button');
