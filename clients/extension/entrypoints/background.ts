@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import { apiClient, type Api } from '../src/api';
+import { badgeFor } from '../src/badge';
 import { openEventStream } from '../src/event-stream';
 import type { Followed } from '../src/followed';
 import { Follower } from '../src/follower';
@@ -49,37 +50,15 @@ async function read(tab: Browser.tabs.Tab): Promise<PageRead> {
   }
 }
 
-/** The badge of a captured page, by the status of its latest capture. */
-const CAPTURED_BADGE: Record<
-  NonNullable<Status['captured']>['status'],
-  { text: string; color: string; title: string }
-> = {
-  pending: { text: '…', color: '#64748b', title: 'Captured, waiting to be processed' },
-  processing: { text: '…', color: '#64748b', title: 'Captured, being processed' },
-  processed: { text: '✓', color: '#16a34a', title: 'Captured and processed' },
-  failed: { text: '!', color: '#b91c1c', title: 'Captured, but processing failed' },
-  archived: { text: '✓', color: '#16a34a', title: 'Captured (archived)' },
-  dismissed: { text: '✓', color: '#16a34a', title: 'Captured (dismissed)' },
-};
-const DEFAULT_TITLE = 'Knowledge Graph';
-
-/**
- * The toolbar badge of a tab: how many captures wait to be sent (orange), else the state of
- * the page's latest capture: … while the pipeline works on it, ✓ (green) once processed, !
- * (red) when it failed.
- */
+/** The toolbar badge of a tab (src/badge.ts): what waits to be sent, else the page's capture state. */
 async function badge(tabId: number, url: string | undefined): Promise<Status['captured']> {
   const waiting = (await queue.waiting()).length;
   let captured: Status['captured'] = null;
   if (!waiting && capturable(url)) captured = (await (await api())?.check(url).catch(() => null)) ?? null;
-  const shown = waiting
-    ? { text: String(waiting), color: '#c2410c', title: `${waiting} waiting to be sent` }
-    : captured
-      ? CAPTURED_BADGE[captured.status]
-      : { text: '', color: '#16a34a', title: '' };
+  const shown = badgeFor(waiting, captured);
   await browser.action.setBadgeBackgroundColor({ tabId, color: shown.color });
   await browser.action.setBadgeText({ tabId, text: shown.text });
-  await browser.action.setTitle({ tabId, title: shown.title ? `${DEFAULT_TITLE}: ${shown.title}` : DEFAULT_TITLE });
+  await browser.action.setTitle({ tabId, title: shown.title });
   return captured;
 }
 
