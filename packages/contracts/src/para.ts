@@ -35,6 +35,19 @@ export const CreateParaItemInput = z
   .meta({ id: 'CreateParaItemInput' });
 export type CreateParaItemInput = z.infer<typeof CreateParaItemInput>;
 
+/**
+ * The item of this label in this category, made when the tenant has no active one (graph asks
+ * for a bookmark import's folders: docs/API.md "Imports"). The label matches whatever its case
+ * and surrounding whitespace; concurrent calls for one label make one item.
+ */
+export const EnsureParaItemInput = z.object({ category: ParaCategory, label: Label });
+export type EnsureParaItemInput = z.infer<typeof EnsureParaItemInput>;
+export const EnsuredParaItem = z.object({
+  item: ParaItem,
+  /** true when this call made it. */
+  created: z.boolean(),
+});
+
 export const UpdateParaItemInput = z
   .object({
     label: Label.optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CaptureId, idSchema, NodeId } from './ids';
 import { Link, ParaAssignment } from './nodes';
 import { ById, text, Timestamp } from './common';
+import { ParaCategory } from './graph-views';
 
 /**
  * Proposals (an extension): links and a PARA item the ingest worker proposes for the node a
@@ -58,5 +59,20 @@ export const RecordProposalsInput = z.object({
   links: z.array(z.object({ id: z.string().max(64), score: z.number() })).max(50),
   /** The embedding model that scored them. */
   link_model: z.string().max(200),
+  /**
+   * The PARA item the capture asks for (a bookmark import's innermost folder, when the import
+   * asked for PARA items): found or made, and the node assigned to it instead of a PARA proposal.
+   */
+  para_item: z
+    .object({ category: ParaCategory, label: text({ max: 200, trim: true }) })
+    .nullable()
+    .optional(),
 });
-export const RecordProposalsOutput = z.object({ proposals: z.array(Proposal) });
+export const RecordProposalsOutput = z.object({
+  proposals: z.array(Proposal),
+  /** The item `para_item` named, when given: whether this call made it and assigned the node to it. */
+  para_item: z
+    .object({ id: z.string(), label: z.string(), created: z.boolean(), assigned: z.boolean() })
+    .nullable()
+    .optional(),
+});

@@ -36,6 +36,9 @@ export function fakePara(
 ): ServiceHandle<typeof paraApi> {
   const itemsOf = (tenantId: string | undefined) =>
     known instanceof Map ? (known.get(tenantId ?? '') ?? new Set<string>()) : known;
+  /** Items made by items.ensure, by tenant and case-folded label. */
+  const ensured = new Map<string, string>();
+  let made = 0;
   return {
     service: 'para',
     // The graph service calls items.resolve, and items.list for proposals.
@@ -47,6 +50,27 @@ export function fakePara(
               .filter((id) => itemsOf(who?.tenantId).has(id))
               .map((id) => ({ id, category: 'projects' as const, status: 'active' as const })),
           }),
+          ensure: async ({ category, label }: { category: 'projects' | 'areas' | 'resources'; label: string }) => {
+            const key = `${who?.tenantId}:${label.trim().toLowerCase()}`;
+            const created = !ensured.has(key);
+            if (created) ensured.set(key, `para_01jd8x6q1bf5r3v2m9w7k5t${String(++made).padStart(3, '0')}`);
+            const id = ensured.get(key)!;
+            itemsOf(who?.tenantId).add(id);
+            if (created) labels.set(id, label);
+            const at = new Date().toISOString();
+            const item = { id, category, label: labels.get(id)!, description: '', slug: label.toLowerCase() };
+            return {
+              item: {
+                ...item,
+                status: 'active',
+                created_at: at,
+                updated_at: at,
+                completed_at: null,
+                archived_at: null,
+              },
+              created,
+            };
+          },
           list: async () => ({
             data: [...itemsOf(who?.tenantId)].map((id) => ({
               id,

@@ -109,6 +109,32 @@ describe('ingest-worker module', () => {
     expect(node.content.length).toBeLessThan(7000);
   });
 
+  it('para: true asks graph for the innermost folder as a PARA resource, one item for the folder; otherwise none', async () => {
+    const imported = (folder: unknown[], para: unknown) =>
+      fake.add({
+        raw_text: 'Indexes speed up reads. Indexes slow down writes.',
+        metadata: { import: { folder, tags: [], added_at: null, note: null, para } },
+      });
+    const both = [imported(['Tech', 'Databases'], true), imported(['Work', ' Databases '], true)];
+    const none = [imported(['Tech'], false), imported([], true), imported(['x'.repeat(10_000)], 'true')];
+    await bus.publish(
+      TOPICS.captures,
+      [...both, ...none].map((j) => ({ key: j.tenant_id, value: queued(j) })),
+    );
+    await bus.drain();
+    await module.idle();
+    for (const j of [...both, ...none]) expect(fake.captures.get(j.capture_id)!.run.status).toBe('processed');
+    expect(both.map((j) => fake.paraRequests.get(j.capture_id))).toEqual([
+      { category: 'resources', label: 'Databases' },
+      { category: 'resources', label: 'Databases' },
+    ]);
+    for (const j of none) expect(fake.paraRequests.has(j.capture_id)).toBe(false);
+    expect(fake.paraItems.size).toBe(1);
+    // The stage's provenance says which item the node was assigned to.
+    const stage = fake.captures.get(both[0]!.capture_id)!.run.stages.find((st) => st.name === 'propose')!;
+    expect(stage.output).toMatchObject({ para_item: { label: 'Databases', assigned: true } });
+  });
+
   it('a sweep re-queues nothing when nothing is stuck', async () => {
     expect(await module.sweep()).toBe(0);
   });
@@ -117,9 +143,9 @@ describe('ingest-worker module', () => {
     const registry = new Registry();
     module.registerMetrics!(registry);
     const text = await registry.metrics();
-    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="extract"\} 12/);
-    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="node"\} 12/);
-    expect(text).toMatch(/kg_ingest_runs_total\{outcome="processed"\} 12/);
+    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="extract"\} 17/);
+    expect(text).toMatch(/kg_ingest_stage_duration_seconds_count\{stage="node"\} 17/);
+    expect(text).toMatch(/kg_ingest_runs_total\{outcome="processed"\} 17/);
     expect(text).toContain('kg_ingest_runs_in_progress 0');
     expect(text).toContain('kg_ingest_runs_waiting 0');
   });

@@ -68,6 +68,9 @@ export function fakeServices(now: () => number = Date.now) {
   const similar: Array<{ id: string; score: number }> = [];
   const similarCalls: Array<{ node_id: string; exclude_ids: string[] }> = [];
   const proposals = new Map<string, Array<{ id: string; score: number }>>();
+  /** The PARA item each capture asked graph for (a bookmark import's folder), and the items so made. */
+  const paraRequests = new Map<string, { category: string; label: string }>();
+  const paraItems = new Map<string, string>();
 
   const held = (c: FakeCapture, runId: string) => {
     if (c.run.run_id !== runId || c.run.status !== 'processing') throw conflict();
@@ -189,9 +192,22 @@ export function fakeServices(now: () => number = Date.now) {
           },
         },
         proposals: {
-          record: async (input: { capture_id: string; links: Array<{ id: string; score: number }> }) => {
+          record: async (input: {
+            capture_id: string;
+            links: Array<{ id: string; score: number }>;
+            para_item?: { category: string; label: string } | null;
+          }) => {
             proposals.set(input.capture_id, input.links);
+            let para_item = null;
+            if (input.para_item) {
+              paraRequests.set(input.capture_id, input.para_item);
+              const key = input.para_item.label.toLowerCase();
+              const created = !paraItems.has(key);
+              if (created) paraItems.set(key, `para_01jd8x6q1bf5r3v2m9w7k4t${String(paraItems.size).padStart(3, '0')}`);
+              para_item = { id: paraItems.get(key)!, label: input.para_item.label, created, assigned: true };
+            }
             return {
+              ...(para_item ? { para_item } : {}),
               proposals: input.links.map((l, i) => ({
                 id: `prop_01jd8x6q1bf5r3v2m9w7k4t${String(i).padStart(3, '0')}`,
                 kind: 'link',
@@ -233,6 +249,8 @@ export function fakeServices(now: () => number = Date.now) {
     similar,
     similarCalls,
     proposals,
+    paraRequests,
+    paraItems,
     /** Adds a pending capture with a queued run; returns the job the queued event would carry. */
     add(over: Partial<Capture> & { raw_text?: string | null; bytes?: Buffer; mime?: string }) {
       seq++;

@@ -14,6 +14,7 @@ export const createParaRouter = (ctx: ParaContext) =>
       list: items.list(ctx),
       get: items.get(ctx),
       create: items.create(ctx),
+      ensure: items.ensure(ctx),
       update: items.update(ctx),
       complete: items.complete(ctx),
       undoComplete: items.undoComplete(ctx),

@@ -4,6 +4,8 @@ import { ParaCategory } from '../graph-views';
 import { ById, text } from '../common';
 import {
   CreateParaItemInput,
+  EnsuredParaItem,
+  EnsureParaItemInput,
   ListParaQuery,
   ParaItem,
   ParaItemList,
@@ -29,6 +31,8 @@ export const paraApi = {
     list: query('tenant', ListParaQuery, ParaItemList, ['gateway', 'graph']),
     get: query('tenant', ById, ParaItem, ['gateway']),
     create: mutation('tenant', CreateParaItemInput, ParaItem, ['gateway']),
+    /** graph: the item a bookmark import's folder names, found or made (idempotent, one per label). */
+    ensure: mutation('tenant', EnsureParaItemInput, EnsuredParaItem, ['graph']),
     update: mutation('tenant', ById.extend({ patch: UpdateParaItemInput }), ParaItem, ['gateway']),
     complete: mutation('tenant', ById, ParaItem, ['gateway']),
     undoComplete: mutation('tenant', ById, ParaItem, ['gateway']),

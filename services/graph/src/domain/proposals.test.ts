@@ -242,6 +242,59 @@ describe('proposals', () => {
   });
 });
 
+describe('a PARA item the capture asks for (bookmark import folders)', () => {
+  const folder = { category: 'resources' as const, label: 'Databases' };
+
+  it('is found or made and the node assigned to it (by system:import), instead of a PARA proposal', async () => {
+    const node = await captureNode(21, cap(21), 'Composting in databases');
+    const out = await worker(21).proposals.record({
+      capture_id: cap(21),
+      links: [],
+      link_model: 'm',
+      para_item: folder,
+    });
+    expect(out.para_item).toMatchObject({ label: 'Databases', created: true, assigned: true });
+    expect(out.proposals.filter((p) => p.kind === 'para_item')).toEqual([]);
+    const got = await h.as(21).nodes.get({ id: node.id });
+    expect(got.para_item_ids).toEqual([out.para_item!.id]);
+    expect(got.para_assignments).toMatchObject([
+      { para_item_id: out.para_item!.id, state: 'active', assigned_by: 'system:import', score: null },
+    ]);
+  });
+
+  it('a second capture of the folder joins the same item; a re-run changes nothing', async () => {
+    await captureNode(22, cap(22));
+    await captureNode(22, cap(23));
+    const first = await worker(22).proposals.record({
+      capture_id: cap(22),
+      links: [],
+      link_model: 'm',
+      para_item: folder,
+    });
+    const [second, again] = await Promise.all([
+      worker(22).proposals.record({ capture_id: cap(23), links: [], link_model: 'm', para_item: folder }),
+      worker(22).proposals.record({ capture_id: cap(22), links: [], link_model: 'm', para_item: folder }),
+    ]);
+    expect(second.para_item).toMatchObject({ id: first.para_item!.id, created: false, assigned: true });
+    expect(again.para_item).toMatchObject({ id: first.para_item!.id, created: false, assigned: false });
+    const node = await h.as(22).nodes.get({ id: captureNodeId(cap(22)) });
+    expect(node.para_assignments).toHaveLength(1);
+  });
+
+  it('never moves a node a person has placed: the item is ensured, the assignment left as it is', async () => {
+    const node = await captureNode(23, cap(24));
+    await h.as(23).nodes.update({ id: node.id, patch: { para_item_ids: [COMPOST] } });
+    const out = await worker(23).proposals.record({
+      capture_id: cap(24),
+      links: [],
+      link_model: 'm',
+      para_item: folder,
+    });
+    expect(out.para_item).toMatchObject({ assigned: false });
+    expect((await h.as(23).nodes.get({ id: node.id })).para_item_ids).toEqual([COMPOST]);
+  });
+});
+
 describe('proposal.created in the outbox', () => {
   /** The tenant's proposal events, each checked against the topic's schema and keyed by tenant. */
   async function proposalEvents(t: number) {

@@ -34,6 +34,7 @@ import type { GraphContext } from './context';
 import { nodeUpdated, proposalCreated } from './events';
 import { applyLinks, toLink } from './links';
 import { nodeChange } from './change';
+import { autoAssign, IMPORT } from './reclassify';
 import { tenantWrite } from './write';
 
 /** A link is proposed from this cosine similarity up: stricter than search's 0.25 floor (a related note, not just a topic). */
@@ -77,12 +78,19 @@ export const acceptedWeight = (score: number) => Math.min(1, Math.max(0.01, Math
 export async function recordProposals(
   ctx: GraphContext,
   identity: Identity,
-  input: { capture_id: string; links: Array<{ id: string; score: number }>; link_model: string },
-): Promise<Proposal[]> {
+  input: {
+    capture_id: string;
+    links: Array<{ id: string; score: number }>;
+    link_model: string;
+    para_item?: RequestedItem | null | undefined;
+  },
+): Promise<{ proposals: Proposal[]; para_item?: AssignedItem | null }> {
   const tenantId = identity.tenantId;
   const nodeId = captureNodeId(input.capture_id);
   const node = await findNode(ctx.db, tenantId, nodeId);
-  if (!node) return [];
+  if (!node) return { proposals: [] };
+  // The node's PARA item: the one the capture asks for (assigned), else the best match (proposed).
+  const requested = input.para_item ? await assignRequested(ctx, identity, nodeId, input.para_item) : null;
   const linked = new Set((await linksOf(ctx.db, tenantId, nodeId)).map((l) => l.targetId));
   const wanted = input.links
     .filter((h) => h.id !== nodeId && !linked.has(h.id) && h.score >= LINK_PROPOSAL_MIN_SCORE)
@@ -110,7 +118,7 @@ export async function recordProposals(
       model: input.link_model,
       reason: `Similar in meaning to “${titles.get(h.id)}”: cosine similarity ${h.score.toFixed(2)} (proposed from ${LINK_PROPOSAL_MIN_SCORE})`,
     }));
-  const para = await paraProposal(ctx, identity, nodeId, node.status);
+  const para = requested ? null : await paraProposal(ctx, identity, nodeId, node.status);
   if (para) rows.push({ ...base, id: newId('proposal'), ...para });
   const created = await ctx.db.transaction(async (tx) => {
     const added = await replacePending(tx, tenantId, nodeId, rows);
@@ -118,7 +126,34 @@ export async function recordProposals(
     return added.length;
   });
   if (created > 0) ctx.afterCommit();
-  return (await listProposals(ctx.db, tenantId, nodeId, 'pending')).map(toProposal);
+  const proposals = (await listProposals(ctx.db, tenantId, nodeId, 'pending')).map(toProposal);
+  return requested ? { proposals, para_item: requested } : { proposals };
+}
+
+type RequestedItem = { category: 'projects' | 'areas' | 'resources'; label: string };
+type AssignedItem = { id: string; label: string; created: boolean; assigned: boolean };
+
+/**
+ * A bookmark import's folder as the node's PARA item: the PARA service finds the tenant's
+ * active item of that label or makes it (once, whatever the concurrency), and the node is
+ * assigned to it as reclassification assigns (`system:import`, no score): only a node that
+ * has never been placed and is not dismissed, so a re-run adds nothing and a person's
+ * placement is never moved.
+ */
+async function assignRequested(
+  ctx: GraphContext,
+  identity: Identity,
+  nodeId: string,
+  request: RequestedItem,
+): Promise<AssignedItem> {
+  const { item, created } = await ctx.para.as(identity).items.ensure(request);
+  const assigned = await autoAssign(
+    ctx,
+    identity.tenantId,
+    [{ node_id: nodeId, para_item_id: item.id, score: null }],
+    IMPORT,
+  );
+  return { id: item.id, label: item.label, created, assigned: assigned > 0 };
 }
 
 /** The PARA item proposal of a node that has never been given one (as reclassification's candidates). */

@@ -7,7 +7,8 @@ type H = Handlers<typeof graphApi>['proposals'];
 
 export const record =
   (ctx: GraphContext): H['record'] =>
-  async ({ input, ctx: call }) => ({ proposals: await recordProposals(ctx, call.identity, input) });
+  ({ input, ctx: call }) =>
+    recordProposals(ctx, call.identity, input);
 
 export const list =
   (ctx: GraphContext): H['list'] =>

@@ -68,7 +68,7 @@ export async function countCandidates(db: DbOrTx, tenantId: string): Promise<num
 export async function insertAutomatic(
   tx: DbOrTx,
   tenantId: string,
-  rows: Array<{ node_id: string; para_item_id: string; score: number }>,
+  rows: Array<{ node_id: string; para_item_id: string; score: number | null }>,
   by: string,
   now: Date,
 ): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { RunJob, RunnerDeps, RunState } from '../run-types';
 import { asStageError, systemIdentity } from '../captures-calls';
+import { importOf, importParaItem } from '../import-metadata';
 import { digest, type StageResult } from './result';
 
 /** Similar nodes asked of search (graph keeps the best 5 at or above its proposal threshold). */
@@ -24,6 +25,10 @@ export const proposalText = (title: string, summary: string, markdown: string) =
  * itself is left out); graph filters them, matches the node against the active
  * PARA items and records the proposals, pending until a person accepts or dismisses them
  * (replacing the node's earlier pending ones).
+ *
+ * A bookmark imported with `para` asks for its innermost folder as the node's PARA item (a
+ * resource): graph then finds or makes that item and assigns the node to it instead of
+ * proposing one, through the same call (one path for the node's PARA item).
  */
 export async function propose(
   deps: RunnerDeps,
@@ -39,17 +44,24 @@ export async function propose(
     .catch((err: unknown) => {
       throw asStageError(err, 'search');
     });
-  const { proposals } = await deps.graph
+  const paraItem = importParaItem(importOf(s.capture.metadata));
+  const { proposals, para_item: assigned } = await deps.graph
     .as(who)
-    .proposals.record({ capture_id: job.capture_id, links: similar.hits, link_model: similar.model })
+    .proposals.record({
+      capture_id: job.capture_id,
+      links: similar.hits,
+      link_model: similar.model,
+      ...(paraItem ? { para_item: paraItem } : {}),
+    })
     .catch((err: unknown) => {
       throw asStageError(err, 'graph');
     });
   return {
     model: proposeModel(similar.model),
-    input_digest: digest({ node_id: nodeId, text }),
+    input_digest: digest({ node_id: nodeId, text, ...(paraItem ? { para_item: paraItem } : {}) }),
     output: {
       node_id: nodeId,
+      ...(assigned ? { para_item: assigned } : {}),
       candidates: similar.hits.length,
       proposals: proposals.map((p) => ({
         id: p.id,

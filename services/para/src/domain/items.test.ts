@@ -36,6 +36,7 @@ const row = (over: Partial<ItemRow>): ItemRow => ({
   updatedAt: now,
   completedAt: null,
   archivedAt: null,
+  ensureKey: null,
   ...over,
 });
 

@@ -73,7 +73,7 @@ export async function tenantWrite<T>(ctx: ParaContext, tenantId: string, fn: (tx
   return result;
 }
 
-async function freeSlug(tx: Tx, tenantId: string, category: Category, label: string): Promise<string> {
+export async function freeSlug(tx: Tx, tenantId: string, category: Category, label: string): Promise<string> {
   const base = slugBase(label);
   return firstFreeSlug(base, await slugsLike(tx, tenantId, category, base));
 }

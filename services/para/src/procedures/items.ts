@@ -1,6 +1,7 @@
 import type { paraApi } from '@kg/contracts';
 import type { Handlers } from '@kg/trpc';
 import type { ParaContext } from '../domain/context';
+import { ensureItem } from '../domain/ensure';
 import { createItem, getItem, listParaItems, paraTree, toItem } from '../domain/items';
 import { matchItem, startForNewItem } from '../domain/jobs';
 import { archiveItem, completeItem, patchItem, unarchiveItem, undoCompleteItem } from '../domain/lifecycle';
@@ -28,6 +29,14 @@ export const create =
     const item = await createItem(ctx, call.identity.tenantId, input);
     await startForNewItem(ctx, call.identity, item);
     return toItem(item);
+  };
+
+/** graph: the item a bookmark import's folder names, found or made once (no reclassification job). */
+export const ensure =
+  (ctx: ParaContext): H['ensure'] =>
+  async ({ input, ctx: call }) => {
+    const { row, created } = await ensureItem(ctx, call.identity.tenantId, input);
+    return { item: toItem(row), created };
   };
 
 export const update =

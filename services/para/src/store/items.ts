@@ -81,6 +81,16 @@ export async function insertItem(db: DbOrTx, row: typeof items.$inferInsert): Pr
   return created!;
 }
 
+/** Inserts the item unless its ensure key is taken in its tenant and category (then null). */
+export async function insertItemOnce(db: DbOrTx, row: typeof items.$inferInsert): Promise<ItemRow | null> {
+  const [created] = await db
+    .insert(items)
+    .values(row)
+    .onConflictDoNothing({ target: [items.tenantId, items.category, items.ensureKey] })
+    .returning();
+  return created ?? null;
+}
+
 /** Applies a change and takes the item's next version. */
 export async function updateItem(
   db: DbOrTx,

@@ -31,6 +31,12 @@ export const items = para.table(
     statusVersion: integer().notNull().default(0),
     /** Change counter: 1 at creation, every write of the item takes the next one (the `version` of its events). */
     version: integer().notNull().default(1),
+    /**
+     * Set on the item `items.ensure` made for a label (its case-folded label), unique per tenant
+     * and category: concurrent ensures of one label can make one item only. Null on items made
+     * otherwise; cleared when the item stops being active (the next ensure then makes a new one).
+     */
+    ensureKey: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     completedAt: optionalTimestamp(),
@@ -38,6 +44,7 @@ export const items = para.table(
   },
   (t) => [
     uniqueIndex('items_tenant_category_slug_idx').on(t.tenantId, t.category, t.slug),
+    uniqueIndex('items_tenant_category_ensure_key_idx').on(t.tenantId, t.category, t.ensureKey),
     index('items_tenant_status_idx').on(t.tenantId, t.status),
     index('items_associations_pending_idx')
       .on(t.updatedAt)

@@ -1,0 +1,2 @@
+ALTER TABLE "para"."items" ADD COLUMN "ensure_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "items_tenant_category_ensure_key_idx" ON "para"."items" USING btree ("tenant_id","category","ensure_key");
