@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   proposal: 'prop',
   webhook: 'wh',
   webhookDelivery: 'whd',
+  import: 'imp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

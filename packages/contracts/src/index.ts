@@ -11,6 +11,7 @@ export * from './procedure';
 export * from './search';
 export * from './proposals';
 export * from './webhooks';
+export * from './imports';
 export { authApi, Jwks } from './api/auth';
 export { graphApi, KeywordSearchInput, KeywordSearchOutput, UpsertCaptureNodeInput } from './api/graph';
 export { paraApi } from './api/para';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '@kg/config';
+import { checkImports, importsEnv } from './imports/config';
 import { checkWebhooks, webhooksEnv } from './webhooks/config';
 
 /** Env of the captures service when it runs as its own process. */
@@ -27,9 +28,12 @@ export const capturesConfigSchema = z
     CAPTURE_LEASE_MS: env.positiveInt(120_000),
     /** Webhook deliveries (webhooks/config.ts). */
     ...webhooksEnv,
+    /** Bookmark imports (imports/config.ts). */
+    ...importsEnv,
   })
   .superRefine(env.checkKafka)
   .superRefine(checkWebhooks)
+  .superRefine(checkImports)
   .superRefine((c, ctx) => {
     const need = (key: string, why: string) =>
       ctx.addIssue({ code: 'custom', path: [key], message: `required ${why}` });

@@ -40,7 +40,15 @@ try {
     bus,
     migrations: capturesMigrations,
     createModule: () =>
-      createCapturesModule({ database, bus, blobs, logger, leaseMs: config.CAPTURE_LEASE_MS, webhooks: config }),
+      createCapturesModule({
+        database,
+        bus,
+        blobs,
+        logger,
+        leaseMs: config.CAPTURE_LEASE_MS,
+        webhooks: config,
+        imports: config,
+      }),
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,

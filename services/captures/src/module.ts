@@ -6,6 +6,9 @@ import type { Database } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { createAddressPolicy, type ServiceModule } from '@kg/service-kit';
 import type { CapturesContext } from './domain/context';
+import { importsEnv, type ImportsConfig } from './imports/config';
+import type { ImportsContext } from './imports/context';
+import { createImportRunner, type ImportRunner } from './imports/runner';
 import { createCapturesRouter } from './router';
 import { outbox } from './store/schema';
 import { webhooksEnv, type WebhooksConfig } from './webhooks/config';
@@ -16,6 +19,7 @@ import { DEFAULT_DELAYS_MS, retrySchedule } from './webhooks/schedule';
 import { createSender } from './webhooks/sender';
 
 export { checkWebhooks, webhooksEnv, type WebhooksConfig } from './webhooks/config';
+export { checkImports, importsEnv, type ImportsConfig } from './imports/config';
 
 export const capturesMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -32,14 +36,18 @@ export interface CapturesDeps {
   outboxPollMs?: number;
   /** Webhook delivery settings (webhooksEnv); absent: the defaults. */
   webhooks?: WebhooksConfig;
+  /** Bookmark import settings (importsEnv); absent: the defaults. */
+  imports?: ImportsConfig;
 }
 
-/** The captures service as a mountable module: router, outbox relay, and the webhooks' fan-out and dispatcher. */
+/** The captures service as a mountable module: router, outbox relay, the webhooks' fan-out and dispatcher, and the import runner. */
 export async function createCapturesModule(deps: CapturesDeps): Promise<
   ServiceModule & {
     ctx: CapturesContext;
     webhooks: WebhooksContext;
     dispatcher: Dispatcher;
+    imports: ImportsContext;
+    importRunner: ImportRunner;
     flushEvents(): Promise<number>;
   }
 > {
@@ -78,17 +86,33 @@ export async function createCapturesModule(deps: CapturesDeps): Promise<
     leaseMs: settings.WEBHOOK_LEASE_MS,
   });
   await subscribeWebhookEvents(deps.bus, webhooks);
+  const importSettings = deps.imports ?? z.object(importsEnv).parse({});
+  let importRunner: ImportRunner | null = null;
+  const imports: ImportsContext = {
+    captures: ctx,
+    maxActive: importSettings.IMPORT_MAX_ACTIVE,
+    maxBytes: importSettings.IMPORT_MAX_BYTES,
+    maxInFlight: importSettings.IMPORT_MAX_IN_FLIGHT,
+    batchSize: importSettings.IMPORT_BATCH_SIZE,
+    leaseMs: importSettings.IMPORT_LEASE_MS,
+    wake: () => importRunner?.wake(),
+  };
+  importRunner = createImportRunner(imports);
   return {
     name: 'captures',
     ctx,
     webhooks,
     dispatcher,
-    router: createCapturesRouter(ctx, webhooks),
+    imports,
+    importRunner,
+    router: createCapturesRouter(ctx, webhooks, imports),
     start: async () => {
       relay.start();
       dispatcher.start();
+      importRunner.start();
     },
     stop: async () => {
+      await importRunner.stop();
       await dispatcher.stop();
       await relay.stop();
     },

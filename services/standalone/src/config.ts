@@ -6,7 +6,7 @@ import { gatewayHttpSchema } from '@kg/service-gateway/module';
 import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
 import { rankingEnv } from '@kg/service-search/module';
 import { checkOidc, oidcEnv } from '@kg/service-auth/module';
-import { checkWebhooks, webhooksEnv } from '@kg/service-captures/module';
+import { checkImports, checkWebhooks, importsEnv, webhooksEnv } from '@kg/service-captures/module';
 
 /** Env of the one-process host: every service in one process, all state under DATA_DIR. */
 export const standaloneConfigSchema = gatewayHttpSchema
@@ -27,6 +27,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     EVENT_RETENTION_HOURS: env.positiveInt(168),
     /** Webhook deliveries (services/captures/src/webhooks/config.ts). */
     ...webhooksEnv,
+    /** Bookmark imports (services/captures/src/imports/config.ts). */
+    ...importsEnv,
     /** The ingest pipeline (services/ingest-worker/src/config.ts). */
     ...pipelineEnv,
     /** The search service's embedder (packages/embeddings); its vector index persists under DATA_DIR/vectors. */
@@ -41,6 +43,7 @@ export const standaloneConfigSchema = gatewayHttpSchema
   .superRefine(checkOidc)
   .superRefine(checkPipeline)
   .superRefine(checkWebhooks)
+  .superRefine(checkImports)
   .superRefine(env.checkEmbeddings)
   .refine((c) => c.MAIL_TRANSPORT !== 'smtp' || c.SMTP_URL, {
     message: 'SMTP_URL is required when MAIL_TRANSPORT=smtp',

@@ -115,6 +115,7 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     logger: child('captures'),
     outboxPollMs: config.OUTBOX_POLL_MS,
     webhooks: config,
+    imports: config,
   });
   const search = await createSearchModule({
     database,

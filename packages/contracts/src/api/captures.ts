@@ -30,6 +30,15 @@ import {
   WebhookSecretRotated,
   WebhookTestSent,
 } from '../webhooks';
+import {
+  Import,
+  ImportList,
+  ListImportsQuery,
+  OpenImportInput,
+  OpenedImport,
+  PutImportPartInput,
+  StartImportInput,
+} from '../imports';
 import { serviceInfoApi } from './service-info';
 
 const CaptureContent = z.object({
@@ -153,6 +162,24 @@ export const capturesApi = {
     test: mutation('tenant', ById, WebhookTestSent, ['gateway']),
     /** The endpoint's last 100 attempts, newest first. */
     attempts: query('tenant', ById, listOf(WebhookAttempt), ['gateway']),
+  },
+
+  /**
+   * Bookmark imports of the caller's tenant (POST /imports). The gateway streams the file in
+   * parts: `open` (RATE_LIMITED past IMPORT_MAX_ACTIVE queued or running), `putPart` for each
+   * part in order, then `start` (INVALID when the format cannot be detected) or `abort`.
+   * Another tenant's ids answer NOT_FOUND.
+   */
+  imports: {
+    open: mutation('tenant', OpenImportInput, OpenedImport, ['gateway']),
+    putPart: mutation('tenant', PutImportPartInput, z.object({ stored: z.literal(true) }), ['gateway']),
+    start: mutation('tenant', StartImportInput, Import, ['gateway']),
+    /** Drops an opened import whose upload failed, with its parts (nothing when it was started). */
+    abort: mutation('tenant', ById, z.object({ aborted: z.boolean() }), ['gateway']),
+    list: query('tenant', ListImportsQuery, ImportList, ['gateway']),
+    get: query('tenant', ById, Import, ['gateway']),
+    /** CONFLICT when it has already finished; the captures already made stay. */
+    cancel: mutation('tenant', ById, Import, ['gateway']),
   },
 } as const;
 

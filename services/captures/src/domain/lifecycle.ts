@@ -14,41 +14,55 @@ export interface UploadedFile {
 }
 
 /** A new capture: `pending`, activity `created` then `queued`, capture.queued in the same transaction. */
-export async function createCapture(
+export function createCapture(
   ctx: CapturesContext,
   tenantId: string,
   input: CreateCaptureInput,
   opts: { id?: string; file?: UploadedFile } = {},
 ): Promise<Capture> {
-  return captureWrite(ctx, async (tx) => {
-    const row = await insertCapture(tx, {
-      id: opts.id ?? newId('capture'),
-      tenantId,
-      title: input.title,
-      url: input.url ?? null,
-      contentType: input.content_type,
-      why: input.why ?? null,
-      selectedText: input.selected_text ?? null,
-      rawContent: input.raw_content ?? null,
-      source: input.source,
-      metadata: opts.file
-        ? { filename: opts.file.filename, mime_type: opts.file.mimeType, size_bytes: opts.file.sizeBytes }
-        : {},
-      ...(opts.file
-        ? {
-            blobKey: opts.file.blobKey,
-            mimeType: opts.file.mimeType,
-            filename: opts.file.filename,
-            sizeBytes: opts.file.sizeBytes,
-          }
-        : {}),
-      createdAt: ctx.now(),
-      updatedAt: ctx.now(),
-    });
-    await recordActivity(tx, ctx, row, 'created', { source: row.source, content_type: row.contentType });
-    await announce(tx, ctx, row, null);
-    return toCapture(await queueNewRun(tx, ctx, row, 'created'));
+  return captureWrite(ctx, async (tx) => toCapture(await insertNewCapture(tx, ctx, tenantId, input, opts)));
+}
+
+/**
+ * The writes of a new capture inside the caller's transaction (createCapture, and each
+ * capture of an import's batch): the row, activity `created`, capture.changed, then its
+ * first run (activity `queued`, capture.queued). The caller wakes the relay after commit.
+ */
+export async function insertNewCapture(
+  tx: Tx,
+  ctx: CapturesContext,
+  tenantId: string,
+  input: CreateCaptureInput,
+  opts: { id?: string; file?: UploadedFile; metadata?: Record<string, unknown>; importId?: string } = {},
+): Promise<CaptureRow> {
+  const row = await insertCapture(tx, {
+    id: opts.id ?? newId('capture'),
+    tenantId,
+    title: input.title,
+    url: input.url ?? null,
+    contentType: input.content_type,
+    why: input.why ?? null,
+    selectedText: input.selected_text ?? null,
+    rawContent: input.raw_content ?? null,
+    source: input.source,
+    metadata: opts.file
+      ? { filename: opts.file.filename, mime_type: opts.file.mimeType, size_bytes: opts.file.sizeBytes }
+      : (opts.metadata ?? {}),
+    ...(opts.file
+      ? {
+          blobKey: opts.file.blobKey,
+          mimeType: opts.file.mimeType,
+          filename: opts.file.filename,
+          sizeBytes: opts.file.sizeBytes,
+        }
+      : {}),
+    ...(opts.importId ? { importId: opts.importId } : {}),
+    createdAt: ctx.now(),
+    updatedAt: ctx.now(),
   });
+  await recordActivity(tx, ctx, row, 'created', { source: row.source, content_type: row.contentType });
+  await announce(tx, ctx, row, null);
+  return queueNewRun(tx, ctx, row, 'created');
 }
 
 const write = (

@@ -22,7 +22,7 @@ import {
 import { uploadCapture } from '../domain/uploads';
 import { storedBytes } from '../store/captures';
 
-type H = Omit<Handlers<typeof capturesApi>, 'info' | 'pipeline' | 'webhooks'>;
+type H = Omit<Handlers<typeof capturesApi>, 'info' | 'pipeline' | 'webhooks' | 'imports'>;
 
 /** The public capture operations (the gateway's calls), each acting for the caller's tenant. */
 export const captureHandlers = (ctx: CapturesContext): H => ({

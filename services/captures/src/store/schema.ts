@@ -41,11 +41,16 @@ export const items = captures.table(
     leaseUntil: optionalTimestamp(),
     /** Change counter: every write takes the next one (the `version` of its events). */
     version: integer().notNull().default(1),
+    /** The bookmark import that made it (imports), if any: its admission counts them. */
+    importId: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('items_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('items_import_status_idx')
+      .on(t.importId, t.status)
+      .where(sql`import_id is not null`),
     index('items_tenant_status_idx').on(t.tenantId, t.status),
     index('items_tenant_url_idx').on(t.tenantId, t.url),
     index('items_waiting_idx')
@@ -201,4 +206,54 @@ export const webhookAttempts = captures.table(
     nextAttemptAt: optionalTimestamp(),
   },
   (t) => [index('webhook_attempts_endpoint_seq_idx').on(t.endpointId, t.seq)],
+);
+
+const IMPORT_STATUSES = ['uploading', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+
+/**
+ * Bookmark imports (POST /imports). `uploading` (internal, never shown) while the gateway stores
+ * the file's parts; then queued → running → completed | failed | cancelled. The cursor
+ * (`entriesDone`, `bytesRead`, the counts and errors) is written in the same transaction as
+ * each batch of captures, so a restart resumes after the last committed batch.
+ */
+export const imports = captures.table(
+  'imports',
+  {
+    id: text().primaryKey(),
+    tenantId: tenantIdColumn(),
+    status: text({ enum: IMPORT_STATUSES }).notNull().default('uploading'),
+    format: text({ enum: ['netscape-html', 'pocket-csv', 'karakeep-json'] }),
+    filename: text().notNull().default(''),
+    sizeBytes: bigint({ mode: 'number' }).notNull().default(0),
+    /** How many blob parts hold the file (`<tenant>/imports/<id>/<part>`). */
+    parts: integer().notNull().default(0),
+    para: boolean().notNull().default(false),
+    source: text({ enum: ['browser-extension', 'cli', 'api', 'mcp'] })
+      .notNull()
+      .default('api'),
+    /** Entries of the file (bookmarks and problems, in the parser's order) already handled. */
+    entriesDone: integer().notNull().default(0),
+    bytesRead: bigint({ mode: 'number' }).notNull().default(0),
+    seen: integer().notNull().default(0),
+    created: integer().notNull().default(0),
+    duplicates: integer().notNull().default(0),
+    skipped: integer().notNull().default(0),
+    invalid: integer().notNull().default(0),
+    errors: jsonb().$type<{ line: number; reason: string }[]>().notNull().default([]),
+    failure: text(),
+    /** When it was queued (start): imports run in this order, one per tenant at a time. */
+    queuedAt: optionalTimestamp(),
+    /** The runner holding it (a random token per claim) and until when. */
+    leaseOwner: text(),
+    leaseUntil: optionalTimestamp(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: optionalTimestamp(),
+  },
+  (t) => [
+    index('imports_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('imports_active_idx')
+      .on(t.tenantId, t.queuedAt)
+      .where(sql`status in ('uploading', 'queued', 'running')`),
+  ],
 );
