@@ -879,6 +879,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's bookmark imports, newest first, with their progress and counts */
+        get: operations["listImports"];
+        put?: never;
+        /** Import a bookmark file (Netscape HTML, Pocket CSV, Karakeep JSON; format detected unless named): 202 with the import, read in the background; 400 when the format is none of them or the file is empty, 408 when the body arrives too slowly, 413 over IMPORT_MAX_BYTES, 429 past the tenant's active imports */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One import: status, progress (bytes read), counts and the entries that could not be imported, by line */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a queued or running import (the captures it already made stay); 409 when it has already finished */
+        post: operations["cancelImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1027,6 +1079,11 @@ export interface components {
              */
             overlap_seconds: number;
         };
+        /**
+         * @description `netscape-html`: the bookmark HTML every browser, Raindrop, Linkwarden, Karakeep and Pocket export; `pocket-csv`: Pocket's CSV export; `karakeep-json`: Karakeep's JSON export
+         * @enum {string}
+         */
+        ImportFormat: "netscape-html" | "pocket-csv" | "karakeep-json";
         /** @description RFC 9457 problem details */
         Problem: {
             /** @example https://kg.dev/problems/validation */
@@ -1581,6 +1638,71 @@ export interface components {
             error: string | null;
             /** @description When the delivery is tried again (null: it will not be) */
             next_attempt_at: string | null;
+        };
+        Import: {
+            /** @description Import identifier, e.g. imp_01jd… */
+            id: string;
+            status: components["schemas"]["ImportStatus"];
+            format: components["schemas"]["ImportFormat"];
+            filename: string;
+            size_bytes: number;
+            /** @description Folders also become PARA items (done by the ingest pipeline) */
+            para: boolean;
+            /**
+             * @description The `source` of every capture the import makes
+             * @enum {string}
+             */
+            source: "browser-extension" | "cli" | "api" | "mcp";
+            progress: {
+                bytes_read: number;
+                size_bytes: number;
+            };
+            counts: components["schemas"]["ImportCounts"];
+            /** @description The first 100 entries that could not be imported, by line */
+            errors: components["schemas"]["ImportError"][];
+            /** @description Why the whole import failed (status `failed`) */
+            failure: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            updated_at: string;
+            finished_at: string | null;
+        };
+        /**
+         * @description `queued`: waits its turn (one import runs per tenant at a time); `running`: being read; `completed`, `failed` (see `failure`) and `cancelled` are final
+         * @enum {string}
+         */
+        ImportStatus: "queued" | "running" | "completed" | "failed" | "cancelled";
+        ImportCounts: {
+            /** @description Bookmarks read so far */
+            seen: number;
+            /** @description Captures made */
+            created: number;
+            /** @description URLs the tenant had already captured (exactly, or in their normalised form), or seen earlier in the file */
+            duplicates: number;
+            /** @description Addresses that are not http(s) pages (javascript:, data:, file:, …) */
+            skipped: number;
+            /** @description Entries that could not be read (listed in `errors`) */
+            invalid: number;
+        };
+        ImportError: {
+            /** @description Line in the file (1-based); 0 when the format does not say */
+            line: number;
+            reason: string;
+        };
+        ImportList: {
+            data: components["schemas"]["Import"][];
+            total: number;
+            page: number;
+            per_page: number;
         };
     };
     responses: {
@@ -6179,6 +6301,325 @@ export interface operations {
             };
             /** @description Not found, malformed id, or another tenant’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportList"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A Netscape bookmark HTML export (every browser, Raindrop, Linkwarden, Karakeep, Pocket's HTML), Pocket's CSV export or Karakeep's JSON export; at most 100 MiB by default (IMPORT_MAX_BYTES)
+                     */
+                    file: string;
+                    /** @description The file format; detected from the content when omitted */
+                    format?: components["schemas"]["ImportFormat"];
+                    /**
+                     * @description Folders also become PARA items (default false)
+                     * @enum {string}
+                     */
+                    para?: "true" | "false";
+                    /**
+                     * @description Recorded on each capture (default `api`)
+                     * @default api
+                     * @enum {string}
+                     */
+                    source?: "browser-extension" | "cli" | "api" | "mcp";
+                };
+            };
+        };
+        responses: {
+            /** @description Queued; follow it at Location */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body did not arrive in time (the connection is closed) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited (Retry-After and RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id; no details returned) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later (Retry-After when known) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Validation failed (problem+json with `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credentials (with WWW-Authenticate) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found, malformed id, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description State conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

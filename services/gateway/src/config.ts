@@ -55,6 +55,8 @@ export const gatewayHttpSchema = z.object({
   UPLOAD_READ_MIN_BYTES_PER_SECOND: env.positiveInt(64 * 1024),
   /** Bytes of uploaded files a tenant may keep (1 GiB); an upload past it answers 413 until captures are deleted. */
   UPLOAD_STORAGE_QUOTA_BYTES: env.positiveInt(1024 * 1024 * 1024),
+  /** Largest bookmark file POST /imports accepts (100 MiB; 413 beyond, checked while streaming). The captures service checks it too. */
+  IMPORT_MAX_BYTES: env.positiveInt(100 * 1024 * 1024),
   /**
    * Reclassification jobs per minute, per tenant: POST /para (each new item starts one),
    * POST /para/{id}/match and POST /para/rescan share it (each scans every orphan node).

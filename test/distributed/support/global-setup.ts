@@ -42,6 +42,8 @@ export async function setup(project: TestProject) {
       // Webhook receivers the tests start on loopback; retries a second apart instead of 5 s, 30 s….
       WEBHOOK_ALLOWLIST: '127.0.0.1',
       WEBHOOK_RETRY_DELAYS_MS: '300,1000',
+      // imports.test.ts sends one byte more than this (413) without sending 100 MiB.
+      IMPORT_MAX_BYTES: String(8 * 1024 * 1024),
       // webhooks-faults.test.ts kills captures mid-batch: its claims expire after 12 s, not a minute.
       WEBHOOK_LEASE_MS: '12000',
       INGEST_LEASE_MS: '8000',

@@ -61,6 +61,8 @@ export async function setup(project: TestProject) {
       // Webhook receivers the tests start on loopback; retries a second apart instead of 5 s, 30 s….
       WEBHOOK_ALLOWLIST: '127.0.0.1',
       WEBHOOK_RETRY_DELAYS_MS: '300,1000',
+      // imports.test.ts sends one byte more than this (413) without sending 100 MiB.
+      IMPORT_MAX_BYTES: String(8 * 1024 * 1024),
       // The OpenID callback and the dashboard redirect are under PUBLIC_URL: this server's own address.
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       OIDC_ISSUER: oidc.issuer,

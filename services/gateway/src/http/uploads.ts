@@ -57,6 +57,8 @@ const timedOut = (received: number, elapsedMs: number, bounds: UploadReadBounds)
 
 /** Requests abandoned by their read deadline: their answer closes the connection without reading more (discardBody). */
 const abandoned = new WeakSet<Request>();
+/** Marks a request abandoned by its read deadline (a streamed upload of another route, http/import-upload.ts). */
+export const abandonUpload = (req: Request): void => void abandoned.add(req);
 
 const TEXT_NAME = /\.(txt|text|md|markdown)$/i;
 const MARKDOWN_NAME = /\.(md|markdown)$/i;

@@ -7,6 +7,7 @@ import { captureRoutes, uploadLimits } from './captures';
 import { eventRoutes } from './events';
 import type { EventFeed } from '../events/feed';
 import { graphRoutes } from './graph';
+import { importLimits, importRoutes } from './imports';
 import { meRoutes } from './me';
 import { nodeRoutes } from './nodes';
 import { proposalRoutes } from './proposals';
@@ -51,5 +52,6 @@ export function buildRoutes(kv: KvStore, config: GatewayHttpConfig, events: Even
     ...captureRoutes(uploadLimits(kv, config)),
     ...eventRoutes(events, kv, config),
     ...webhookRoutes,
+    ...importRoutes(importLimits(config)),
   ];
 }
