@@ -334,6 +334,13 @@ WEBHOOK_FAILURE_WINDOW_MS: {{ .failureWindowMs | int64 | quote }}
 WEBHOOK_LEASE_MS: {{ .leaseMs | int64 | quote }}
 WEBHOOK_MAX_ENDPOINTS: {{ .maxEndpoints | int64 | quote }}
 {{- end }}
+{{- with .Values.captures.imports }}
+IMPORT_MAX_BYTES: {{ .maxBytes | int64 | quote }}
+IMPORT_MAX_ACTIVE: {{ .maxActive | int64 | quote }}
+IMPORT_MAX_IN_FLIGHT: {{ .maxInFlight | int64 | quote }}
+IMPORT_BATCH_SIZE: {{ .batchSize | int64 | quote }}
+IMPORT_LEASE_MS: {{ .leaseMs | int64 | quote }}
+{{- end }}
 {{- range $peer := list "auth" "graph" "para" "captures" "search" }}
 {{ $peer | upper }}_URL: {{ include "kg.url" (dict "root" $ "component" $peer) | quote }}
 {{- end }}
