@@ -139,6 +139,7 @@ const FOLDERS = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
     <DT><A HREF="https://folders.example/a">Again</A>
   </DL><p>
   <DT><A HREF="https://github.com/nodejs/node">Node repo</A>
+  <DT><A HREF="http://">No host</A>
   <DT><A HREF="https://folders.example/cut`;
 
 describe('a bookmark import', () => {
@@ -150,14 +151,15 @@ describe('a bookmark import', () => {
     const done = await gateway().get({ id: started.id });
     expect(done).toMatchObject({
       status: 'completed',
-      counts: { seen: 7, created: 3, duplicates: 1, skipped: 3, invalid: 2 },
+      counts: { seen: 8, created: 3, duplicates: 1, skipped: 3, invalid: 3 },
       progress: { bytes_read: Buffer.byteLength(FOLDERS), size_bytes: Buffer.byteLength(FOLDERS) },
       failure: null,
     });
     expect(done.finished_at).not.toBeNull();
     expect(done.errors).toEqual([
       { line: 15, reason: 'a link without an address (no HREF)' },
-      { line: 19, reason: 'the file ends inside a tag (truncated)' },
+      { line: 19, reason: 'the address is not a valid http(s) URL' },
+      { line: 20, reason: 'the file ends inside a tag (truncated)' },
     ]);
     const made = await capturesOf(started.id);
     expect(made.map((c) => [c.url, c.title, c.contentType, c.source, c.status])).toEqual([

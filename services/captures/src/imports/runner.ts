@@ -41,6 +41,12 @@ export interface ImportRunner {
   stop(): Promise<void>;
 }
 
+/** Why a bookmark's address cannot be captured (judgeUrl's reasons but `unsupported_scheme`, which is skipped). */
+const UNUSABLE: Record<string, string> = {
+  invalid_url: 'the address is not a valid http(s) URL',
+  url_too_long: 'the address is longer than 2,048 characters',
+};
+
 /** The runner no longer holds the import (cancelled, or its lease expired and another took it). */
 class Lost extends Error {}
 /** The file cannot be read by the parser: the import fails with this reason. */
@@ -168,6 +174,16 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
     };
 
     const opts = { importId: row.id, para: row.para, source: row.source };
+    /** An entry that could not be imported: counted `invalid`, the first IMPORT_MAX_ERRORS kept by line. */
+    const report = (entry: Entry, message: string) => {
+      state.invalid++;
+      if (state.errors.length < IMPORT_MAX_ERRORS)
+        state.errors.push({
+          line: entry.line ?? 0,
+          // Without a line (a JSON entry): its place, `bookmarks[3]`, in the reason.
+          reason: (entry.line === undefined ? `${place(entry)}: ${message}` : message).slice(0, 500),
+        });
+    };
     try {
       const entries = guarded(
         parseBookmarks(
@@ -184,18 +200,15 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
         }
         sinceCommit++;
         if (entry.kind === 'problem') {
-          state.invalid++;
-          if (state.errors.length < IMPORT_MAX_ERRORS)
-            state.errors.push({
-              line: entry.line ?? 0,
-              // Without a line (a JSON entry): its place, `bookmarks[3]`, in the reason.
-              reason: (entry.line === undefined ? `${place(entry)}: ${entry.message}` : entry.message).slice(0, 500),
-            });
+          report(entry, entry.message);
         } else {
           state.seen++;
           const judged = judgeBookmark(entry, opts);
-          if (judged.kind === 'skipped') state.skipped++;
-          else if (judged.forms.some((f) => batchForms.has(f))) state.duplicates++;
+          if (judged.kind === 'skipped') {
+            // Not a web page (javascript:, data:, file:…): skipped. An address that cannot be one: invalid, by line.
+            if (judged.reason === 'unsupported_scheme') state.skipped++;
+            else report(entry, UNUSABLE[judged.reason] ?? judged.reason);
+          } else if (judged.forms.some((f) => batchForms.has(f))) state.duplicates++;
           else {
             batch.push(judged);
             for (const f of judged.forms) batchForms.add(f);
@@ -206,7 +219,7 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
       }
       if (halted()) return await release(row, owner);
       if (!(await commit(true))) return await release(row, owner);
-      logger.info({ ...log, ...state, errors: state.errors.length }, 'bookmark import completed');
+      logger.info({ ...log, ...state, entriesDone: index, errors: state.errors.length }, 'bookmark import completed');
       await deleteParts(blobs, tenantId, row.id, row.parts).catch((err: unknown) =>
         logger.warn({ err, ...log }, 'could not delete a finished import’s file'),
       );
