@@ -7,8 +7,13 @@ import { defineConfig } from 'wxt';
  * Host access: none at install. The options page asks for the one server it is set up with
  * (optional_host_permissions). KG_EXTENSION_GRANT_HOSTS (tests only: a headless browser cannot
  * answer the permission prompt) grants the listed origins up front instead.
+ *
+ * `tabs` (every tab's address, for the badge on any site; README.md, "The badge and your
+ * browsing") is optional too, asked for from the options page; KG_EXTENSION_GRANT_TABS=1
+ * (tests only, for the same reason) grants it up front instead.
  */
 const testHosts = (process.env['KG_EXTENSION_GRANT_HOSTS'] ?? '').split(',').filter(Boolean);
+const testTabs = process.env['KG_EXTENSION_GRANT_TABS'] === '1';
 
 export default defineConfig({
   imports: false,
@@ -18,7 +23,16 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Knowledge Graph',
     description: 'Save the page, a selection or a link to your knowledge graph, also offline.',
-    permissions: ['storage', 'unlimitedStorage', 'contextMenus', 'activeTab', 'scripting', 'alarms'],
+    permissions: [
+      'storage',
+      'unlimitedStorage',
+      'contextMenus',
+      'activeTab',
+      'scripting',
+      'alarms',
+      ...(testTabs ? ['tabs' as const] : []),
+    ],
+    ...(testTabs ? {} : { optional_permissions: ['tabs' as const] }),
     optional_host_permissions: ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'],
     ...(testHosts.length ? { host_permissions: testHosts.map((origin) => `${origin}/*`) } : {}),
     action: { default_title: 'Save to Knowledge Graph' },

@@ -1,7 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import { pageAddress } from '../src/address';
 import { apiClient, type Api } from '../src/api';
-import { badgeFor } from '../src/badge';
 import { openEventStream } from '../src/event-stream';
 import type { Followed } from '../src/followed';
 import { Follower } from '../src/follower';
@@ -9,6 +9,7 @@ import { WATCH_PORT, fromOwnPage, type Message, type Status } from '../src/messa
 import { LIMITS, capturable, linkCapture, pageCapture, readPage, selectionCapture, type PageRead } from '../src/page';
 import { CaptureQueue, type SaveOutcome } from '../src/queue';
 import { loadSettings } from '../src/settings';
+import { TabBadges } from '../src/tab-badges';
 
 const storage = browser.storage.local;
 const queue = new CaptureQueue(storage);
@@ -50,26 +51,49 @@ async function read(tab: Browser.tabs.Tab): Promise<PageRead> {
   }
 }
 
-/** The toolbar badge of a tab (src/badge.ts): what waits to be sent, else the page's capture state. */
-async function badge(tabId: number, url: string | undefined): Promise<Status['captured']> {
-  const waiting = (await queue.waiting()).length;
-  let captured: Status['captured'] = null;
-  if (!waiting && capturable(url)) captured = (await (await api())?.check(url).catch(() => null)) ?? null;
-  const shown = badgeFor(waiting, captured);
-  await browser.action.setBadgeBackgroundColor({ tabId, color: shown.color });
-  await browser.action.setBadgeText({ tabId, text: shown.text });
-  await browser.action.setTitle({ tabId, title: shown.title });
-  return captured;
-}
+/**
+ * The toolbar badge of each tab (src/tab-badges.ts, src/badge.ts): what waits to be sent, else
+ * the page's capture state from GET /captures/check. The tab's address is known with the
+ * optional `tabs` permission, on the configured server's own origin, or once the person used
+ * the toolbar button, a menu or the shortcut on the page (activeTab); otherwise the badge
+ * says nothing (README.md, "The badge and your browsing").
+ */
+const badges = new TabBadges({
+  tab: async (tabId) => {
+    try {
+      const tab = await browser.tabs.get(tabId);
+      return { url: tab.url, active: tab.active };
+    } catch {
+      return null; // closed
+    }
+  },
+  check: async (url) => (await api())?.check(url) ?? null,
+  waiting: async () => (await queue.waiting()).length,
+  show: async (tabId, shown) => {
+    try {
+      await browser.action.setBadgeBackgroundColor({ tabId, color: shown.color });
+      await browser.action.setBadgeText({ tabId, text: shown.text });
+      await browser.action.setTitle({ tabId, title: shown.title });
+    } catch {
+      // the tab was closed meanwhile
+    }
+  },
+});
 
 /** A followed capture changed (an event, a read): the badges of the tabs showing its address follow. */
 async function badgesOf(changed: Followed[]): Promise<void> {
   const urls = new Set(changed.map((f) => f.url).filter((u): u is string => !!u));
   if (!urls.size) return;
-  const tabs = await browser.tabs.query({});
-  await Promise.all(
-    tabs.filter((t) => t.id && t.url && urls.has(t.url)).map((t) => badge(t.id!, t.url).catch(() => undefined)),
-  );
+  for (const tab of await browser.tabs.query({})) {
+    const address = pageAddress(tab.url);
+    if (tab.id !== undefined && address && urls.has(address)) badges.schedule(tab.id, 'changed');
+  }
+}
+
+/** Every active tab's badge again (the `tabs` permission granted or withdrawn, the queue sent). */
+async function activeBadges(): Promise<void> {
+  for (const tab of await browser.tabs.query({ active: true }))
+    if (tab.id !== undefined) badges.schedule(tab.id, 'changed');
 }
 
 async function save(
@@ -78,9 +102,14 @@ async function save(
 ): Promise<SaveOutcome> {
   if (!tab?.id || !capturable(tab.url))
     return { kind: 'refused', error: 'Only web pages (http and https) can be saved' };
-  const outcome = await queue.save(await api(), await make());
-  if (outcome.kind === 'saved') await follower.track(outcome.capture);
-  await badge(tab.id, tab.url);
+  const body = await make();
+  // Saved (and so checked) without a user name or password in the address (src/address.ts).
+  if (body.url) body.url = pageAddress(body.url) ?? body.url;
+  const outcome = await queue.save(await api(), body);
+  if (outcome.kind === 'saved') {
+    await follower.track(outcome.capture);
+    await badges.now(tab.id, tab.url);
+  } else if (outcome.kind === 'queued') await badges.showWaiting(tab.id); // the server is out of reach
   return outcome;
 }
 
@@ -91,7 +120,7 @@ const saveSelection = (tab: Browser.tabs.Tab | undefined, text: string) =>
   save(tab, async () => selectionCapture(tab!.url!, tab!.title ?? '', text));
 
 async function saveLink(tab: Browser.tabs.Tab | undefined, url: string, text?: string): Promise<SaveOutcome> {
-  if (!capturable(url)) return { kind: 'refused', error: 'Only web links (http and https) can be saved' };
+  if (!pageAddress(url)) return { kind: 'refused', error: 'Only web links (http and https) can be saved' };
   return save(tab, async () => linkCapture(url, text));
 }
 
@@ -101,32 +130,28 @@ async function flush(): Promise<{ sent: number; waiting: number }> {
   // Sent at last: followed like a capture saved now.
   for (const capture of made) await follower.track(capture);
   const sent = made.length;
-  const [tab] = await browser.tabs.query({ active: true, lastFocusedWindow: true });
-  if (tab?.id) await badge(tab.id, tab.url);
+  if (sent) await activeBadges();
   return { sent, waiting: (await queue.waiting()).length };
 }
 
+/**
+ * What the popup shows about its tab: one GET /captures/check, which the badge is set from
+ * too. The address is there when the popup was opened from the toolbar button (activeTab);
+ * `hidden` when the extension may not see it.
+ */
 async function status(tabId: number): Promise<Status> {
   const tab = await browser.tabs.get(tabId);
   const settings = await loadSettings(storage);
-  let captured: Status['captured'] = null;
-  let checkError: string | null = null;
-  if (settings && capturable(tab.url)) {
-    try {
-      captured = await apiClient(settings).check(tab.url);
-    } catch (err) {
-      checkError = (err as Error).message;
-    }
-  }
-  await badge(tabId, tab.url).catch(() => undefined);
+  const checked = await badges.now(tabId, tab.url);
   return {
     ready: settings !== null,
     server: settings?.server ?? null,
-    captured,
-    checkError,
+    captured: checked?.captured ?? null,
+    checkError: checked?.error ?? null,
     waiting: (await queue.waiting()).length,
     refused: await queue.refused(),
     capturable: capturable(tab.url),
+    hidden: tab.url === undefined,
   };
 }
 
@@ -161,10 +186,15 @@ export default defineBackground(() => {
   browser.commands.onCommand.addListener((command, tab) => {
     if (command === 'save-page') void savePage(tab);
   });
-  browser.tabs.onActivated.addListener(({ tabId }) => void browser.tabs.get(tabId).then((t) => badge(tabId, t.url)));
-  browser.tabs.onUpdated.addListener((tabId, change, tab) => {
-    if (change.status === 'complete') void badge(tabId, tab.url).catch(() => undefined);
+  // The badge follows the tab shown and what it shows (debounced in src/tab-badges.ts).
+  browser.tabs.onActivated.addListener(({ tabId }) => badges.schedule(tabId, 'activated'));
+  browser.tabs.onUpdated.addListener((tabId, change) => {
+    if (change.url !== undefined || change.status !== undefined) badges.schedule(tabId, 'navigated');
   });
+  browser.tabs.onRemoved.addListener((tabId) => badges.forget(tabId));
+  // `tabs` granted or withdrawn in the options (or the browser's extension settings).
+  browser.permissions.onAdded.addListener(() => void activeBadges());
+  browser.permissions.onRemoved.addListener(() => void activeBadges());
 
   // Only the extension's own pages (the popup, the options) talk to the background: no content
   // script runs in web pages and no page may connect (no externally_connectable), and a

@@ -30,6 +30,11 @@ export interface Status {
   waiting: number;
   refused: Refused[];
   capturable: boolean;
+  /**
+   * The extension may not see the tab's address (no `tabs` permission, no host permission
+   * for it, and the popup was not opened from the toolbar button on it): nothing was checked.
+   */
+  hidden: boolean;
 }
 
 export type Reply<M extends Message> = M extends { type: 'status' }

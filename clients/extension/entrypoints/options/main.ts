@@ -1,4 +1,4 @@
-import { browser } from 'wxt/browser';
+import { browser, type Browser } from 'wxt/browser';
 import { apiClient } from '../../src/api';
 import type { Message, Reply } from '../../src/messages';
 import { CaptureQueue } from '../../src/queue';
@@ -11,6 +11,17 @@ const storage = browser.storage.local;
 async function showWaiting() {
   const waiting = (await new CaptureQueue(storage).waiting()).length;
   $('waiting').textContent = waiting ? `${waiting} capture${waiting === 1 ? '' : 's'} waiting.` : 'Nothing.';
+}
+
+/** Every tab's address, for the badge on any site (optional; README.md, "The badge and your browsing"). */
+const TABS: Browser.permissions.Permissions = { permissions: ['tabs'] };
+
+async function showTabs() {
+  const on = await browser.permissions.contains(TABS);
+  const toggle = $<HTMLButtonElement>('tabs-toggle');
+  $('tabs-state').textContent = on ? 'On: every web page you switch to.' : 'Off.';
+  toggle.textContent = on ? 'Turn off' : 'Allow';
+  toggle.dataset['on'] = String(on);
 }
 
 async function main() {
@@ -38,6 +49,18 @@ async function main() {
         result.textContent = `Not saved: ${(err as Error).message}`;
       }
     })();
+  });
+  await showTabs();
+  browser.permissions.onAdded.addListener(() => void showTabs());
+  browser.permissions.onRemoved.addListener(() => void showTabs());
+  $('tabs-toggle').addEventListener('click', (e) => {
+    // Firefox grants only from the click's own handler: the request comes before anything awaited.
+    const on = (e.currentTarget as HTMLElement).dataset['on'] === 'true';
+    const asked = on ? browser.permissions.remove(TABS) : browser.permissions.request(TABS);
+    void asked.then(
+      async () => showTabs(),
+      (err: unknown) => void ($('tabs-state').textContent = `Not changed: ${(err as Error).message ?? String(err)}`),
+    );
   });
   $('flush').addEventListener('click', () => {
     void ask({ type: 'flush' }).then(async (r) => {

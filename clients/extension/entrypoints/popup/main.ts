@@ -12,6 +12,8 @@ function showStatus(status: Status) {
   $('save').hidden = !status.ready || !status.capturable;
   if (!status.ready) {
     state.textContent = 'Set the server and an API key in the options first.';
+  } else if (status.hidden) {
+    state.textContent = 'The extension cannot see this page’s address: open it from the toolbar button on the page.';
   } else if (!status.capturable) {
     state.textContent = 'Only web pages (http and https) can be saved.';
   } else if (status.captured) {
