@@ -10,6 +10,8 @@ bash scripts/dashboard/build.sh
 # The browser extension as its tests load it: the loopback origin granted up front (a headless
 # browser cannot answer the permission prompt the options page shows), in its own output folder.
 KG_EXTENSION_GRANT_HOSTS=http://127.0.0.1 KG_EXTENSION_OUT=.output-test npm run --silent build:chrome -w @kg/extension >/dev/null
+# ...and as if the person had also allowed `tabs` in the options (the badge on any site).
+KG_EXTENSION_GRANT_HOSTS=http://127.0.0.1 KG_EXTENSION_GRANT_TABS=1 KG_EXTENSION_OUT=.output-test-tabs npm run --silent build:chrome -w @kg/extension >/dev/null
 KG_CHROMIUM="$(bash scripts/dashboard/chromium.sh)"
 export KG_CHROMIUM PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 mkdir -p browser-results/screens

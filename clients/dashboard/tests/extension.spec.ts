@@ -16,6 +16,11 @@ declare const chrome: typeof browser;
  * against the embedded server the browser suite starts, saving pages a local server serves.
  */
 const EXTENSION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../extension/.output-test/chrome-mv3');
+/** The same, built as if the person had also allowed the optional `tabs` permission in the options. */
+const EXTENSION_TABS = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../extension/.output-test-tabs/chrome-mv3',
+);
 const BASE = () => process.env['KG_BASE_URL']!;
 
 type Capture = {
@@ -41,14 +46,23 @@ const LINKED = `<!doctype html><html><head><title>Follow-up study</title></head>
 
 let pages: Server;
 let pagesUrl = '';
+/**
+ * Pages on another origin (127.0.0.2: a match pattern ignores the port, so 127.0.0.1 is
+ * granted on every port), one the extension has no host permission for.
+ */
+let others: Server;
+let othersUrl = '';
 /** Requests the page server answered, by path. */
 const served = new Map<string, number>();
 
-async function launch(profile: string): Promise<{ context: BrowserContext; worker: Worker; id: string }> {
+async function launch(
+  profile: string,
+  extension = EXTENSION,
+): Promise<{ context: BrowserContext; worker: Worker; id: string }> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env['KG_CHROMIUM']!,
     headless: true,
-    args: [`--disable-extensions-except=${EXTENSION}`, `--load-extension=${EXTENSION}`],
+    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   return { context, worker, id: new URL(worker.url()).host };
@@ -93,8 +107,50 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((r) => pages.listen(0, '127.0.0.1', () => r()));
   pagesUrl = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
+  others = createServer((req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(
+      `<!doctype html><html><head><title>Elsewhere ${req.url}</title></head><body><p>Spacing effects.</p></body></html>`,
+    );
+  });
+  await new Promise<void>((r) => others.listen(0, '127.0.0.2', () => r()));
+  othersUrl = `http://127.0.0.2:${(others.address() as { port: number }).port}`;
 });
-test.afterAll(() => new Promise<void>((r) => pages.close(() => r())));
+test.afterAll(async () => {
+  await new Promise<void>((r) => pages.close(() => r()));
+  await new Promise<void>((r) => others.close(() => r()));
+});
+
+/**
+ * Records, in the extension's service worker, the address of every GET /captures/check it
+ * sends (the API client calls the global fetch).
+ */
+async function recordChecks(worker: Worker): Promise<() => Promise<string[]>> {
+  await worker.evaluate(() => {
+    const g = globalThis as unknown as { fetch: typeof fetch; kgChecks?: string[] };
+    if (g.kgChecks) return;
+    const checks: string[] = (g.kgChecks = []);
+    const original = g.fetch.bind(g);
+    g.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname.endsWith('/captures/check')) checks.push(url.searchParams.get('url')!);
+      return original(input, init);
+    };
+  });
+  return () => worker.evaluate(() => [...(globalThis as unknown as { kgChecks: string[] }).kgChecks]);
+}
+
+/** Opens a page in a new tab and finds its tab id (without `tabs`, the extension cannot find it by its address). */
+async function openTab(context: BrowserContext, worker: Worker, url: string): Promise<{ page: Page; tabId: number }> {
+  const ids = () => worker.evaluate(async () => (await chrome.tabs.query({})).map((t) => t.id!));
+  const before = new Set(await ids());
+  const page = await context.newPage();
+  await page.goto(url);
+  const tabId = (await ids()).find((t) => !before.has(t))!;
+  return { page, tabId };
+}
+
+const settled = () => new Promise((r) => setTimeout(r, 1500));
 
 test('the extension saves a page, a selection and a link with every field; the badge says so; the offline queue survives a restart', async () => {
   const kg = await apiSession('extension@example.com');
@@ -324,5 +380,139 @@ test('a failed capture shows why with a retry; a web page cannot reach the exten
   expect(activity.data.filter((a) => a.kind === 'failed')).toHaveLength(2);
   expect(activity.data.map((a) => a.kind)).toContain('retried');
   await expect(popup.locator('#followed li')).toHaveCount(1);
+  await context.close();
+});
+
+const titleOf = (worker: Worker, tabId: number) =>
+  worker.evaluate((id) => chrome.action.getTitle({ tabId: id }), tabId);
+
+const urlOfTab = (worker: Worker, tabId: number) =>
+  worker.evaluate(async (id) => (await chrome.tabs.get(id)).url ?? null, tabId);
+
+test('without `tabs`, a page on a site the extension may not read gets no badge, no check and no error', async () => {
+  const kg = await apiSession('extension-badge-hidden@example.com');
+  const { key } = await kg.call<{ key: string }>('POST', '/auth/api-keys', { name: 'browser extension' });
+  const { context, worker, id } = await launch(mkdtempSync(path.join(tmpdir(), 'kg-extension-')));
+  const errors: string[] = [];
+  context.on('weberror', (e) => errors.push(String(e.error())));
+  const options = await context.newPage();
+  await setUp(options, id, key);
+  // The badge on every site is optional, and off until the person allows it.
+  await expect(options.locator('#tabs-state')).toHaveText('Off.');
+  await expect(options.getByRole('button', { name: 'Allow' })).toBeVisible();
+  await expect(options.locator('#badge-access')).toContainText(
+    'Show on the toolbar whether the page you are on is already saved.',
+  );
+
+  // The page was captured (elsewhere): the server would say so if asked.
+  const elsewhere = `${othersUrl}/article`;
+  await kg.call('POST', '/captures', { title: 'Elsewhere', url: elsewhere, content_type: 'article', source: 'api' });
+  const known = await kg.call<{ url: string }>('GET', `/captures/check?url=${encodeURIComponent(elsewhere)}`);
+  expect(known.url).toBe(elsewhere);
+  const checks = await recordChecks(worker);
+  const { page, tabId } = await openTab(context, worker, elsewhere);
+  // The extension cannot see the address: nothing is asked, the badge says nothing.
+  expect(await urlOfTab(worker, tabId)).toBeNull();
+  await settled();
+  expect(await badgeOf(worker, tabId)).toBe('');
+  expect(await titleOf(worker, tabId)).toBe('Knowledge Graph');
+  // A popup opened other than by the toolbar button (which grants activeTab, and with it the
+  // address) says why, without an error and without asking.
+  await page.bringToFront();
+  const popup = await openPopup(context, worker);
+  await expect(popup.locator('#state')).toHaveText(
+    'The extension cannot see this page’s address: open it from the toolbar button on the page.',
+  );
+  await expect(popup.locator('#save')).toBeHidden();
+  await popup.close();
+  expect(await badgeOf(worker, tabId)).toBe('');
+  // Navigating on that site changes nothing.
+  await page.goto(`${othersUrl}/next`);
+  await settled();
+  expect(await badgeOf(worker, tabId)).toBe('');
+  expect(await checks()).toEqual([]);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('with `tabs`, the badge shows the state of a page on any site, checked as the save stores its address, once per storm, never for the browser’s own pages', async () => {
+  const kg = await apiSession('extension-badge-tabs@example.com');
+  const captures = async () => (await kg.call<{ data: Capture[] }>('GET', '/captures?per_page=100')).data;
+  const { key } = await kg.call<{ key: string }>('POST', '/auth/api-keys', { name: 'browser extension' });
+  const { context, worker, id } = await launch(mkdtempSync(path.join(tmpdir(), 'kg-extension-')), EXTENSION_TABS);
+  const errors: string[] = [];
+  context.on('weberror', (e) => errors.push(String(e.error())));
+  const options = await context.newPage();
+  await setUp(options, id, key);
+  await expect(options.locator('#tabs-state')).toHaveText('On: every web page you switch to.');
+  const checks = await recordChecks(worker);
+
+  // A page captured (elsewhere) with a fragment, on an origin the extension has no host permission for.
+  const saved = `${othersUrl}/saved#part-2`;
+  await kg.call('POST', '/captures', { title: 'Saved elsewhere', url: saved, content_type: 'article', source: 'api' });
+  const { page, tabId } = await openTab(context, worker, saved);
+  await expect.poll(() => titleOf(worker, tabId)).toMatch(/^Knowledge Graph: captured/);
+  expect(await badgeOf(worker, tabId)).toMatch(/^[…✓!]$/);
+  expect(await checks()).toEqual([saved]);
+  // The same page without the fragment is another address (a save keeps the fragment as sent).
+  await page.goto(`${othersUrl}/saved`);
+  await expect.poll(checks).toEqual([saved, `${othersUrl}/saved`]);
+  await expect.poll(() => badgeOf(worker, tabId)).toBe('');
+
+  // An address with a user name and password: the tab holds them, the save and the check do not.
+  const bare = `${othersUrl}/private#notes`;
+  const withCredentials = bare.replace('http://', 'http://reader:secret@');
+  await page.goto(withCredentials);
+  expect(await urlOfTab(worker, tabId)).toBe(withCredentials);
+  await expect.poll(checks).toContain(bare);
+  expect(await badgeOf(worker, tabId)).toBe('');
+  const outcome = await tell<{ kind: string; capture: Capture }>(options, { type: 'save-page', tabId });
+  expect(outcome).toMatchObject({ kind: 'saved', capture: { url: bare } });
+  await expect.poll(() => titleOf(worker, tabId)).toMatch(/^Knowledge Graph: captured/);
+  expect((await captures()).filter((c) => c.url?.includes('secret'))).toEqual([]);
+  expect((await checks()).filter((u) => u.includes('secret'))).toEqual([]);
+  // (Its processing is let finish, so that no event moves the badges below.)
+  await expect
+    .poll(async () => (await kg.call<Capture>('GET', `/captures/${outcome.capture.id}`)).status, { timeout: 60_000 })
+    .toMatch(/^(processed|failed)$/);
+  await expect
+    .poll(() => titleOf(worker, tabId))
+    .toMatch(/^Knowledge Graph: captured( and processed|, but processing failed)$/);
+
+  // An app's route changes, 30 in a row: one check, of where it ends.
+  let before = (await checks()).length;
+  await page.evaluate(() => {
+    for (let i = 0; i < 30; i++) history.pushState({}, '', `/route/${i}`);
+  });
+  await expect.poll(async () => (await checks()).slice(before)).toEqual([`${othersUrl}/route/29`]);
+  await settled();
+  expect((await checks()).slice(before)).toEqual([`${othersUrl}/route/29`]);
+
+  // Switching back and forth between two tabs checked a moment ago asks nothing again.
+  const second = await openTab(context, worker, `${othersUrl}/second`);
+  await expect.poll(checks).toContain(`${othersUrl}/second`);
+  before = (await checks()).length;
+  for (let i = 0; i < 10; i++) await (i % 2 ? second.page : page).bringToFront();
+  await settled();
+  expect((await checks()).slice(before)).toEqual([]);
+
+  // The popup's question is one GET /captures/check (the badge is set from the same answer).
+  await page.bringToFront();
+  before = (await checks()).length;
+  const popup = await openPopup(context, worker);
+  await expect(popup.locator('#state')).toHaveText('Not captured yet.');
+  await settled();
+  expect((await checks()).slice(before)).toEqual([`${othersUrl}/route/29`]);
+  await popup.close();
+
+  // The browser's own pages are never asked about, and show nothing.
+  before = (await checks()).length;
+  await page.goto('about:blank');
+  const internal = await openTab(context, worker, 'chrome://version/');
+  await settled();
+  expect(await badgeOf(worker, tabId)).toBe('');
+  expect(await badgeOf(worker, internal.tabId)).toBe('');
+  expect((await checks()).slice(before)).toEqual([]);
+  expect(errors).toEqual([]);
   await context.close();
 });
