@@ -35,5 +35,12 @@ export {
   type FieldError,
 } from './errors.ts';
 export { openEvents, parseEventStream, type ServerEvent } from './events.ts';
-export { uploadCapture, type UploadOptions } from './upload.ts';
+export {
+  uploadCapture,
+  uploadImport,
+  type Import,
+  type ImportUploadOptions,
+  type UploadOptions,
+  type UploadProgress,
+} from './upload.ts';
 export { decodeJwtClaims } from './jwt.ts';
