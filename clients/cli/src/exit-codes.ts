@@ -1,7 +1,10 @@
 import { ApiError, AuthRequiredError, ConfigError, NetworkError } from '@kg/sdk';
 
-/** Stable exit codes (README "Command line"). */
-export const EXIT = { ok: 0, error: 1, usage: 2, auth: 3, notFound: 4 } as const;
+/**
+ * Stable exit codes (README "Command line"). `interrupted` (128 + SIGINT): Ctrl-C stopped a
+ * command that was only following work the server goes on with.
+ */
+export const EXIT = { ok: 0, error: 1, usage: 2, auth: 3, notFound: 4, interrupted: 130 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A mistake in how the command was called (exit 2), found after parsing. */

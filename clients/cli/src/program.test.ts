@@ -69,6 +69,10 @@ describe('kg --help', () => {
       'webhooks attempts',
       'import',
       'export',
+      'import-bookmarks',
+      'imports list',
+      'imports show',
+      'imports cancel',
     ])
       expect(names).toContain(expected);
   });
@@ -94,6 +98,8 @@ describe('kg --help', () => {
     const help = helpOf(program);
     expect(help).toContain('SVC_API_URL');
     expect(help).toContain('SVC_TOKEN');
-    expect(help).toContain('Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found.');
+    expect(help).toContain(
+      'Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found, 130 stopped following (Ctrl-C).',
+    );
   });
 });

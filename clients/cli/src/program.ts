@@ -3,6 +3,7 @@ import { authCommands } from './commands/auth.ts';
 import { captureCommands } from './commands/captures.ts';
 import { graphCommands } from './commands/graph.ts';
 import { importBookmarksCommand } from './commands/import-bookmarks.ts';
+import { importCommands } from './commands/imports.ts';
 import { keyCommands } from './commands/keys.ts';
 import { nodeCommands } from './commands/nodes.ts';
 import { paraCommands } from './commands/para.ts';
@@ -20,7 +21,7 @@ Environment:
   EDITOR         the editor of \`kg nodes edit\`
   NO_COLOR       no colours even on a terminal
 
-Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found.`;
+Exit codes: 0 ok, 1 error, 2 usage, 3 authentication, 4 not found, 130 stopped following (Ctrl-C).`;
 
 export function buildProgram(): Command {
   const program = new Command('kg')
@@ -38,6 +39,7 @@ Examples:
   $ echo "Idea: review at growing intervals" | kg capture --wait
   $ kg capture --url https://example.com/article --why "for the essay"
   $ kg import ~/Notes                          # an Obsidian vault
+  $ kg import-bookmarks ~/Downloads/bookmarks.html   # a browser's (or Pocket's, Karakeep's) export
   $ kg webhooks add https://example.com/hooks --events node.created   # signed event deliveries
 ${ENVIRONMENT}`,
     );
@@ -52,6 +54,7 @@ ${ENVIRONMENT}`,
     webhookCommands,
     vaultCommands,
     importBookmarksCommand,
+    importCommands,
   ])
     add(program);
   // Every subcommand exits through runCli (exit codes) and suggests --help on mistakes.
