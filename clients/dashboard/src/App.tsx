@@ -11,21 +11,32 @@ const ParaPage = lazy(() => import('./pages/Para'));
 const HealthPage = lazy(() => import('./pages/Health'));
 const ApiKeysPage = lazy(() => import('./pages/ApiKeys'));
 const WebhooksPage = lazy(() => import('./pages/Webhooks'));
+const ImportsPage = lazy(() => import('./pages/Imports'));
 const SharePage = lazy(() => import('./pages/Share'));
 
 const NAV = [
   { href: '/graph', label: 'Graph' },
   { href: '/nodes', label: 'Nodes' },
   { href: '/captures', label: 'Captures' },
+  { href: '/captures/import', label: 'Captures › Import bookmarks' },
   { href: '/para', label: 'PARA' },
   { href: '/health', label: 'Health' },
   { href: '/settings/api-keys', label: 'Settings › API Keys' },
   { href: '/settings/webhooks', label: 'Settings › Webhooks' },
 ];
 
+/** The nav item of a path: the longest href it starts with (Captures › Import bookmarks, not Captures). */
+function currentNav(path: string): string | undefined {
+  if (path === '/') return '/graph';
+  return NAV.filter((item) => path === item.href || path.startsWith(`${item.href}/`))
+    .map((item) => item.href)
+    .sort((a, b) => b.length - a.length)[0];
+}
+
 function Page({ path }: { path: string }) {
   if (path === '/' || path.startsWith('/graph')) return <GraphPage />;
   if (path.startsWith('/nodes')) return <NodesPage />;
+  if (path === '/captures/import') return <ImportsPage />;
   if (path.startsWith('/captures')) return <CapturesPage />;
   if (path.startsWith('/para')) return <ParaPage />;
   if (path.startsWith('/health')) return <HealthPage />;
@@ -72,7 +83,7 @@ export function App() {
         <nav aria-label="Main">
           <ul>
             {NAV.map((item) => {
-              const current = path.startsWith(item.href) || (path === '/' && item.href === '/graph');
+              const current = currentNav(path) === item.href;
               return (
                 <li key={item.href}>
                   <Link href={item.href} aria-current={current ? 'page' : undefined}>
