@@ -43,9 +43,9 @@ const STAGES = (deps: RunnerDeps, job: RunJob): StageDef[] => [
     },
     // The fetched body is not kept in provenance: extract, when it has to run again, fetches again.
     restore: () => false,
-    // Politeness (FETCH_MAX_PER_HOST, FETCH_HOST_INTERVAL_MS): the wait for a place at the host happens
-    // aside the work pool (other hosts' runs take this run's place meanwhile); the start time, in
-    // place, right before the first request is sent.
+    // Politeness (FETCH_MAX_PER_HOST, FETCH_HOST_INTERVAL_MS): the wait for the host's turn (a place
+    // at the host, then a start time) happens aside the work pool, other hosts' runs taking this
+    // run's place meanwhile; right before the request, the start is checked against the previous one.
     async turn(s) {
       const gate = deps.hostGate;
       if (!gate || !URL.canParse(s.capture.url!)) return null;
