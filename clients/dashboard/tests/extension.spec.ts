@@ -491,6 +491,7 @@ test('with `tabs`, the badge shows the state of a page on any site, checked as t
   // Switching back and forth between two tabs checked a moment ago asks nothing again.
   const second = await openTab(context, worker, `${othersUrl}/second`);
   await expect.poll(checks).toContain(`${othersUrl}/second`);
+  await settled();
   before = (await checks()).length;
   for (let i = 0; i < 10; i++) await (i % 2 ? second.page : page).bringToFront();
   await settled();

@@ -188,8 +188,10 @@ export default defineBackground(() => {
   });
   // The badge follows the tab shown and what it shows (debounced in src/tab-badges.ts).
   browser.tabs.onActivated.addListener(({ tabId }) => badges.schedule(tabId, 'activated'));
+  // A page starts loading (a link, a reload) or its address changes (an app's route): not its
+  // `complete`, which the page loading was already settled for (without `tabs`, `url` is left out).
   browser.tabs.onUpdated.addListener((tabId, change) => {
-    if (change.url !== undefined || change.status !== undefined) badges.schedule(tabId, 'navigated');
+    if (change.url !== undefined || change.status === 'loading') badges.schedule(tabId, 'navigated');
   });
   browser.tabs.onRemoved.addListener((tabId) => badges.forget(tabId));
   // `tabs` granted or withdrawn in the options (or the browser's extension settings).
