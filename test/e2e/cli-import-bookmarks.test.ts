@@ -122,6 +122,37 @@ describe('kg import-bookmarks (POST /imports, followed to its end)', () => {
     expect(urls.sort()).toEqual([`${siteUrl}/essay`, `${siteUrl}/talk`]);
   });
 
+  it('on a terminal: an upload bar, then a bar of the file read by the server with the counts, reaching 100%', async () => {
+    // util-linux's `script` gives kg a terminal (stdin, stdout and stderr) and copies what it draws.
+    const file = path.join(dir, 'bookmarks.html');
+    const drawn = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `'${KG}' import-bookmarks '${file}'`, '/dev/null'], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          HOME: process.env['HOME'] ?? '',
+          TERM: 'xterm',
+          SVC_API_URL: `${inject('baseUrl')}/api/v1`,
+          KG_CONFIG_DIR: config,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    const text = drawn.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(drawn.code, text).toBe(0);
+    expect(text).toMatch(/Uploading bookmarks\.html .* 100% · \d+\/\d+ bytes/);
+    expect(text).toMatch(
+      /Importing bookmarks\.html .* 100% · \d+ B of \d+ B · 0 created · 3 duplicates · 1 skipped · 1 invalid · completed/,
+    );
+    expect(text).toMatch(/status\s+completed/);
+    expect(text).toContain('invalid line 13: ');
+  });
+
   it('--no-wait prints the id; `kg imports show --follow`, `list`, and `cancel` of a finished import (exit 1, 409)', async () => {
     const file = path.join(dir, 'pocket.csv');
     const rows = Array.from({ length: 3 }, (_, i) => `"Row ${i}, quoted",${siteUrl}/row-${i},1700000000,a|b,unread`);
@@ -142,7 +173,10 @@ describe('kg import-bookmarks (POST /imports, followed to its end)', () => {
     });
 
     const list = await run(['imports', 'list', '--json']);
-    expect(list.json().data.map((i: { id: string }) => i.id)).toEqual([id, expect.any(String), firstId]);
+    // Newest first: this one, the terminal's and the plain re-runs, the first.
+    const ids = list.json().data.map((i: { id: string }) => i.id);
+    expect(ids).toHaveLength(4);
+    expect([ids[0], ids[3]]).toEqual([id, firstId]);
     const table = await run(['imports', 'list']);
     expect(table.stdout).toContain(id);
     expect(table.stdout).toMatch(/STATUS\s+FILE/);
