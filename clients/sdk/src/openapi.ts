@@ -1218,9 +1218,9 @@ export interface components {
              * @enum {string}
              */
             state: "active" | "archived";
-            /** @description `user`, or `system:reclassify` for an automatic assignment */
+            /** @description `user`, or `system:reclassify` / `system:import` for an automatic assignment (reclassification, a bookmark import’s folder) */
             assigned_by: string;
-            /** @description The reclassification score; null for a person’s assignment */
+            /** @description The reclassification score; null for a person’s assignment or an import’s */
             score: number | null;
             /**
              * Format: date-time

@@ -92,7 +92,7 @@ export const nodeParaItems = graph.table(
     state: text({ enum: ['active', 'archived'] })
       .notNull()
       .default('active'),
-    /** `user`, or `system:reclassify` for an automatic assignment. */
+    /** `user`, or `system:reclassify` / `system:import` for an automatic assignment. */
     assignedBy: text().notNull(),
     score: doublePrecision(),
     assignedAt: createdAt(),
