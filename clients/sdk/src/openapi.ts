@@ -1218,9 +1218,9 @@ export interface components {
              * @enum {string}
              */
             state: "active" | "archived";
-            /** @description `user`, or `system:reclassify` / `system:import` for an automatic assignment (reclassification, a bookmark import’s folder) */
+            /** @description `user`, or `system:reclassify` for an automatic assignment */
             assigned_by: string;
-            /** @description The reclassification score; null for a person’s assignment or an import’s */
+            /** @description The reclassification score; null for a person’s assignment */
             score: number | null;
             /**
              * Format: date-time

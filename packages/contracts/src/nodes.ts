@@ -23,14 +23,8 @@ export const ParaAssignment = z
     state: z.enum(['active', 'archived']).meta({
       description: '`archived` while its item is archived: kept on the node, but it no longer counts',
     }),
-    assigned_by: z.string().meta({
-      description:
-        '`user`, or `system:reclassify` / `system:import` for an automatic assignment (reclassification, a bookmark import’s folder)',
-    }),
-    score: z
-      .number()
-      .nullable()
-      .meta({ description: 'The reclassification score; null for a person’s assignment or an import’s' }),
+    assigned_by: z.string().meta({ description: '`user`, or `system:reclassify` for an automatic assignment' }),
+    score: z.number().nullable().meta({ description: 'The reclassification score; null for a person’s assignment' }),
     assigned_at: Timestamp,
   })
   .meta({ id: 'ParaAssignment' });
