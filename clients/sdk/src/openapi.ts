@@ -1218,9 +1218,9 @@ export interface components {
              * @enum {string}
              */
             state: "active" | "archived";
-            /** @description `user`, or `system:reclassify` for an automatic assignment */
+            /** @description `user`; `system:reclassify` for an automatic assignment; `system:import` for a bookmark imported with `para` (its innermost folder) */
             assigned_by: string;
-            /** @description The reclassification score; null for a person’s assignment */
+            /** @description The reclassification score; null for a person’s assignment and an import’s */
             score: number | null;
             /**
              * Format: date-time

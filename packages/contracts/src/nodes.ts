@@ -23,8 +23,14 @@ export const ParaAssignment = z
     state: z.enum(['active', 'archived']).meta({
       description: '`archived` while its item is archived: kept on the node, but it no longer counts',
     }),
-    assigned_by: z.string().meta({ description: '`user`, or `system:reclassify` for an automatic assignment' }),
-    score: z.number().nullable().meta({ description: 'The reclassification score; null for a person’s assignment' }),
+    assigned_by: z.string().meta({
+      description:
+        '`user`; `system:reclassify` for an automatic assignment; `system:import` for a bookmark imported with `para` (its innermost folder)',
+    }),
+    score: z
+      .number()
+      .nullable()
+      .meta({ description: 'The reclassification score; null for a person’s assignment and an import’s' }),
     assigned_at: Timestamp,
   })
   .meta({ id: 'ParaAssignment' });
