@@ -146,6 +146,32 @@ describe('TabBadges', () => {
     expect(h.checks).toHaveLength(4);
   });
 
+  it('a page loaded again (or a navigation’s second loading event) within FRESH_MS shows what was checked, without asking', async () => {
+    const h = harness({ saved: ['https://a.example/'] });
+    h.tabs.set(1, { url: 'https://a.example/', active: true });
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    expect(h.checks).toHaveLength(1);
+    // The browser clears a tab's badge when it loads a page: it is set again, from the check.
+    h.shown.clear();
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    expect(h.checks).toHaveLength(1);
+    expect(h.text(1)).toBe('✓');
+    // Another address is asked about; coming back later too.
+    h.tabs.set(1, { url: 'https://b.example/', active: true });
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    h.tabs.set(1, { url: 'https://a.example/', active: true });
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    expect(h.checks).toEqual(['https://a.example/', 'https://b.example/', 'https://a.example/']);
+    await vi.advanceTimersByTimeAsync(FRESH_MS);
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    expect(h.checks).toHaveLength(4);
+  });
+
   it('the popup’s question is one check, and the badge comes from it (not a second one)', async () => {
     const h = harness({ saved: ['https://a.example/'] });
     h.tabs.set(1, { url: 'https://a.example/', active: true });

@@ -33,9 +33,11 @@ export interface Checked {
 }
 
 /**
- * Why a tab's badge is worked out again: it was `activated` (what was checked less than
- * FRESH_MS ago still holds), it `navigated` (a check under way is for the old page) or its
- * capture `changed` (an event, a save, the queue sent: ask again).
+ * Why a tab's badge is worked out again: it was `activated`, or it `navigated` (a check under
+ * way is for the old page; the browser cleared the badge), and then what was checked of the
+ * same address less than FRESH_MS ago still holds (a navigation fires `loading` more than
+ * once, a reload asks nothing new); or its capture `changed` (an event, a save, the queue
+ * sent): asked again.
  */
 export type Reason = 'activated' | 'navigated' | 'changed';
 
@@ -58,7 +60,7 @@ interface TabState {
   again: boolean;
   flight?: Flight;
   /** What the badge shows, from which check (sequence number) and when. */
-  shown?: { url: string; seq: number; at: number };
+  shown?: { url: string; seq: number; at: number; captured: CapturedUrl | null };
 }
 
 /**
@@ -84,11 +86,8 @@ export class TabBadges {
   /** Works the tab's badge out once its events settle. */
   schedule(tabId: number, reason: Reason): void {
     const s = this.state(tabId);
-    if (reason !== 'activated') s.after = ++this.seq;
-    if (reason === 'navigated') {
-      s.page++;
-      s.shown = undefined;
-    }
+    if (reason === 'changed') s.after = ++this.seq;
+    if (reason === 'navigated') s.page++;
     if (s.timer !== undefined) clearTimeout(s.timer);
     s.timer = setTimeout(() => {
       s.timer = undefined;
@@ -151,7 +150,9 @@ export class TabBadges {
       // What waits to be sent is counted instead (the server is likely out of reach).
       if (await this.deps.waiting()) return await this.showNothing(tabId, s);
       const { shown } = s;
-      if (shown?.url === address && (s.after ? shown.seq > s.after : this.clock() - shown.at < FRESH_MS)) return;
+      if (shown?.url === address && (s.after ? shown.seq > s.after : this.clock() - shown.at < FRESH_MS))
+        // Shown again as checked (a navigation cleared it).
+        return await this.deps.show(tabId, badgeFor(0, shown.captured));
       const checked = await this.checkOnce(s, address, s.after);
       if (s.page === page) await this.apply(tabId, s, checked);
     } finally {
@@ -191,7 +192,9 @@ export class TabBadges {
   private async apply(tabId: number, s: TabState, checked: Answer): Promise<void> {
     // A check that failed (offline, the key refused) says nothing rather than something wrong,
     // and is asked again at the next event.
-    s.shown = checked.error ? undefined : { url: checked.url, seq: checked.seq, at: this.clock() };
+    s.shown = checked.error
+      ? undefined
+      : { url: checked.url, seq: checked.seq, at: this.clock(), captured: checked.captured };
     if (!checked.error && s.after < checked.seq) s.after = 0;
     await this.deps.show(tabId, badgeFor(await this.deps.waiting(), checked.captured));
   }
