@@ -1,30 +1,13 @@
 import type { Import } from '@kg/sdk';
+import { formatBytes as bytes, percentRead as percent } from '@kg/sdk/import-progress';
 import { when } from '../output.ts';
 
-/** The statuses after which an import changes no more. */
-export const FINAL: ReadonlySet<Import['status']> = new Set(['completed', 'failed', 'cancelled']);
-export const isFinal = (imp: Pick<Import, 'status'>) => FINAL.has(imp.status);
-
-/** 1536 → "1.5 KiB". */
-export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[u]}`;
-}
-
-/** How much of the file the server has read, 0–100 (100 once finished, whatever was read). */
-export function percent(imp: Pick<Import, 'status' | 'progress'>): number {
-  if (imp.status === 'completed') return 100;
-  const { bytes_read, size_bytes } = imp.progress;
-  if (size_bytes <= 0) return 0;
-  return Math.min(100, Math.floor((bytes_read / size_bytes) * 100));
-}
+export {
+  FINAL_IMPORT_STATUSES as FINAL,
+  isFinal,
+  formatBytes as bytes,
+  percentRead as percent,
+} from '@kg/sdk/import-progress';
 
 /** "3 created · 1 duplicate · 3 skipped · 1 invalid". */
 export function countsText(c: Import['counts']): string {

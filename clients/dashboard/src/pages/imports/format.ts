@@ -2,25 +2,4 @@ import type { Schemas } from '../../api/client';
 
 export type Import = Schemas['Import'];
 
-export const isFinal = (imp: Pick<Import, 'status'>) =>
-  imp.status === 'completed' || imp.status === 'failed' || imp.status === 'cancelled';
-
-/** 1536 → "1.5 KiB". */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[u]}`;
-}
-
-/** How much of the file the server has read, 0–100 (100 once completed). */
-export function percentRead(imp: Pick<Import, 'status' | 'progress'>): number {
-  if (imp.status === 'completed') return 100;
-  const { bytes_read, size_bytes } = imp.progress;
-  return size_bytes > 0 ? Math.min(100, Math.floor((bytes_read / size_bytes) * 100)) : 0;
-}
+export { formatBytes, isFinal, percentRead } from '@kg/sdk/import-progress';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, isFinal, percentRead } from './format';
+import { formatBytes, isFinal, percentRead } from './import-progress.ts';
 
-describe('import formatting', () => {
+describe('import progress', () => {
   it('sizes in binary units', () => {
     expect([0, 1023, 1536, 5 * 1024 * 1024, 150 * 1024 * 1024].map(formatBytes)).toEqual([
       '0 B',
