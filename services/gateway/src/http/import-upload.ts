@@ -134,6 +134,9 @@ export function streamUpload(
         if (!failure && buffered > 0) await handOver(Buffer.concat(chunks));
         chunks = [];
       });
+      // The last part may be refused (a binary file) or fail to store before busboy's 'close'
+      // (or with the body unpiped, never): a rejection nobody handles yet would end the process.
+      pending.catch((err: Error) => fail(err));
     });
     bb.on('filesLimit', () => fail(invalid('Send exactly one file, in the `file` part')));
     bb.on('fieldsLimit', () => fail(invalid('Too many form fields')));
