@@ -17,7 +17,10 @@ hash=$(
 if [ -f dist/index.html ] && [ "$(cat dist/.source-hash 2>/dev/null)" = "$hash" ]; then
   exit 0
 fi
-tmp=$(mktemp -d .dist-XXXXXX)
+# Inside dist/, which git, ESLint and Prettier ignore: a lint running beside a build must not
+# list files that vanish before it reads them (it did, in CI).
+mkdir -p dist
+tmp=$(mktemp -d dist/.build-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 # Always the production build: run from a test (NODE_ENV=test) vite would bundle React's
 # development build, and the unchanged source hash would then have npm start serve it.
