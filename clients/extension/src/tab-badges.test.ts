@@ -110,6 +110,20 @@ describe('TabBadges', () => {
     expect(h.maxInFlight()).toBe(1);
   });
 
+  it('a navigation’s later event while its check is under way (a slow machine) asks nothing again', async () => {
+    const h = harness({ hold: true, saved: ['https://a.example/'] });
+    h.tabs.set(1, { url: 'https://a.example/', active: true });
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    // `complete` comes more than SETTLE_MS after `loading`, while the check is in flight.
+    h.badges.schedule(1, 'navigated');
+    await settle();
+    h.release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.checks).toEqual(['https://a.example/']);
+    expect(h.text(1)).toBe('✓');
+  });
+
   it('switching tabs: only the active tab is checked, and a tab checked lately is not asked again', async () => {
     const h = harness({ saved: ['https://a.example/'] });
     h.tabs.set(1, { url: 'https://a.example/', active: true });

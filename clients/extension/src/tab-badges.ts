@@ -59,8 +59,12 @@ interface TabState {
   running: boolean;
   again: boolean;
   flight?: Flight;
-  /** What the badge shows, from which check (sequence number) and when. */
-  shown?: { url: string; seq: number; at: number; captured: CapturedUrl | null };
+  /**
+   * The last answer (from which check, sequence number, and when): what the badge shows, or,
+   * when the page changed while it was asked, what the next run shows without asking again
+   * if the tab is still on that address (a slow load's `complete` after its `loading`).
+   */
+  known?: { url: string; seq: number; at: number; captured: CapturedUrl | null };
 }
 
 /**
@@ -109,7 +113,8 @@ export class TabBadges {
       return null;
     }
     const answer = await this.checkOnce(s, address, ++this.seq);
-    if (s.page === page) await this.apply(tabId, s, answer);
+    this.remember(s, answer);
+    if (s.page === page) await this.show(tabId, answer);
     return { url: answer.url, captured: answer.captured, error: answer.error };
   }
 
@@ -149,12 +154,13 @@ export class TabBadges {
       if (!address) return await this.showNothing(tabId, s);
       // What waits to be sent is counted instead (the server is likely out of reach).
       if (await this.deps.waiting()) return await this.showNothing(tabId, s);
-      const { shown } = s;
-      if (shown?.url === address && (s.after ? shown.seq > s.after : this.clock() - shown.at < FRESH_MS))
+      const { known } = s;
+      if (known?.url === address && (s.after ? known.seq > s.after : this.clock() - known.at < FRESH_MS))
         // Shown again as checked (a navigation cleared it).
-        return await this.deps.show(tabId, badgeFor(0, shown.captured));
+        return await this.deps.show(tabId, badgeFor(0, known.captured));
       const checked = await this.checkOnce(s, address, s.after);
-      if (s.page === page) await this.apply(tabId, s, checked);
+      this.remember(s, checked);
+      if (s.page === page) await this.show(tabId, checked);
     } finally {
       s.running = false;
       if (s.again && this.tabs.get(tabId) === s) {
@@ -189,18 +195,27 @@ export class TabBadges {
     return promise;
   }
 
-  private async apply(tabId: number, s: TabState, checked: Answer): Promise<void> {
-    // A check that failed (offline, the key refused) says nothing rather than something wrong,
-    // and is asked again at the next event.
-    s.shown = checked.error
-      ? undefined
-      : { url: checked.url, seq: checked.seq, at: this.clock(), captured: checked.captured };
-    if (!checked.error && s.after < checked.seq) s.after = 0;
+  /**
+   * Keeps an answer for the runs to come. A check that failed (offline, the key refused) is
+   * not kept: it is asked again at the next event.
+   */
+  private remember(s: TabState, checked: Answer): void {
+    if (checked.error) {
+      s.known = undefined;
+      return;
+    }
+    if (s.known && s.known.seq > checked.seq) return;
+    s.known = { url: checked.url, seq: checked.seq, at: this.clock(), captured: checked.captured };
+    if (s.after < checked.seq) s.after = 0;
+  }
+
+  /** The badge from an answer (one that failed says nothing rather than something wrong). */
+  private async show(tabId: number, checked: Answer): Promise<void> {
     await this.deps.show(tabId, badgeFor(await this.deps.waiting(), checked.captured));
   }
 
   private async showNothing(tabId: number, s: TabState): Promise<void> {
-    s.shown = undefined;
+    s.known = undefined;
     await this.deps.show(tabId, badgeFor(await this.deps.waiting(), null));
   }
 }
