@@ -90,19 +90,40 @@ describe('work pool', () => {
     expect(order).toEqual(['a waits aside', 'b runs', 'b done', 'a back', 'c runs']);
   });
 
-  it('at most queueLimit tasks wait aside; beyond, a task waits in its place', async () => {
+  it('while queueLimit tasks wait aside no queued task starts, and none waits for a turn in its place (no deadlock)', async () => {
+    // One turn (a host's one concurrency slot), held from the wait until the task ends: the task
+    // holding it comes back for a place, which a task waiting for the same turn must not hold.
+    let holder: string | null = null;
+    const waiting: (() => void)[] = [];
+    const turn = async (key: string) => {
+      while (holder) await new Promise<void>((r) => waiting.push(r));
+      holder = key;
+    };
+    const release = () => {
+      holder = null;
+      waiting.splice(0).forEach((w) => w());
+    };
     const pool = createWorkPool({ concurrency: 1, queueLimit: 1 });
-    const waits = [gate(), gate()];
-    let inPlace = false;
-    await pool.submit('a', async (aside) => aside(() => waits[0]!.p));
-    await pool.submit('b', async (aside) => {
-      await aside(() => waits[1]!.p);
-      inPlace = true;
-    });
-    await new Promise((r) => setTimeout(r, 10));
-    expect(pool.stats).toEqual({ running: 1, queued: 0, aside: 1 });
-    for (const w of waits) w.open();
-    await pool.idle();
-    expect(inPlace).toBe(true);
+    const done: string[] = [];
+    const started: string[] = [];
+    // (c's submit waits for room in the queue: not awaited here.)
+    for (const key of ['a', 'b', 'c']) {
+      void pool.submit(key, async (aside) => {
+        started.push(key);
+        await aside(() => turn(key));
+        await new Promise((r) => setTimeout(r, 5));
+        done.push(key);
+        release();
+      });
+    }
+    await new Promise((r) => setTimeout(r, 2));
+    // a waits aside (the limit): b and c are not started meanwhile.
+    expect(started).toEqual(['a']);
+    const finished = await Promise.race([
+      pool.idle().then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 2000)),
+    ]);
+    expect(finished).toBe(true);
+    expect(done).toEqual(['a', 'b', 'c']);
   });
 });

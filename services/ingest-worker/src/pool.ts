@@ -6,8 +6,10 @@
  *
  * A running task may wait aside (`aside`): while it waits for something outside the worker
  * (its turn at a host, stages/fetch politeness) its place is given to the next task, and it
- * takes the next free place back before any queued task. At most `queueLimit` tasks wait
- * aside at once; beyond that, a task waits in its place.
+ * takes the next free place back before any queued task. While `queueLimit` tasks wait aside,
+ * no queued task is started (the places are kept for those coming back). A task never waits
+ * for a turn while holding a place: the turn's holder, back from its own wait, would need that
+ * place, and neither would move (a flood of one host's captures once stopped the worker so).
  */
 export type Aside = <T>(wait: () => Promise<T>) => Promise<T>;
 
@@ -35,7 +37,6 @@ export function createWorkPool(opts: { concurrency: number; queueLimit: number }
     for (const w of list) w();
   };
   const setAside: Aside = async (wait) => {
-    if (aside >= opts.queueLimit) return wait();
     aside++;
     running--;
     pump();
@@ -43,8 +44,10 @@ export function createWorkPool(opts: { concurrency: number; queueLimit: number }
       return await wait();
     } finally {
       aside--;
-      if (running < opts.concurrency) running++;
-      else await new Promise<void>((r) => returning.push(r));
+      if (running < opts.concurrency && returning.length === 0) {
+        running++;
+        pump(); // fewer aside: a queued task may start in a place left free
+      } else await new Promise<void>((r) => returning.push(r));
     }
   };
   function pump() {
@@ -52,7 +55,7 @@ export function createWorkPool(opts: { concurrency: number; queueLimit: number }
       running++;
       returning.shift()!();
     }
-    while (running < opts.concurrency && queue.length > 0) {
+    while (running < opts.concurrency && aside < opts.queueLimit && queue.length > 0) {
       const { key, task } = queue.shift()!;
       running++;
       const waiters = spaceWaiters;
