@@ -222,3 +222,15 @@ export type UploadCaptureInput = z.infer<typeof UploadCaptureInput>;
 export type PipelineContent = z.infer<typeof PipelineContent>;
 export type StuckCapture = z.infer<typeof StuckCapture>;
 export type CaptureContentType = z.infer<typeof CaptureContentType>;
+
+/** The kinds of capture whose content the pipeline fetches from their URL when none was sent. */
+export const FETCHED_CONTENT_TYPES: ReadonlySet<CaptureContentType> = new Set(['article', 'pdf', 'image']);
+
+/**
+ * The host (lower case) the pipeline will fetch a capture's content from, or undefined when it
+ * fetches nothing (no URL, content sent with the capture, a kind it does not fetch).
+ */
+export function fetchHostOf(c: { url: string | null; content_type: CaptureContentType; has_content: boolean }) {
+  if (!c.url || c.has_content || !FETCHED_CONTENT_TYPES.has(c.content_type) || !URL.canParse(c.url)) return undefined;
+  return new URL(c.url).hostname.toLowerCase() || undefined;
+}

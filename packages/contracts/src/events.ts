@@ -93,7 +93,21 @@ const captureEnvelope = <T extends string, D extends z.ZodType>(type: T, data: D
  */
 export const CaptureQueuedEvent = captureEnvelope(
   'capture.queued',
-  z.object({ capture_id: CaptureId, run_id: idSchema('run'), reason: QueueReason }),
+  z.object({
+    capture_id: CaptureId,
+    run_id: idSchema('run'),
+    reason: QueueReason,
+    fetch_host: z
+      .string()
+      .min(1)
+      .max(253)
+      .optional()
+      .meta({
+        description:
+          'The host the pipeline fetches the content from (absent: it fetches nothing); the worker ' +
+          'lets only a few runs of one host in at once, the others wait without holding a place',
+      }),
+  }),
 );
 export type CaptureQueuedEvent = z.infer<typeof CaptureQueuedEvent>;
 export const CaptureEvent = z.discriminatedUnion('type', [CaptureQueuedEvent]);

@@ -81,7 +81,37 @@ describe('captures service', () => {
     const event = queued.find((e) => e.data.run_id === run)!;
     expect(event).toMatchObject({ type: 'capture.queued', tenant_id: alice.tenantId, data: { reason: 'created' } });
     expect(event.version).toBeGreaterThan(0);
+    expect(event.data.fetch_host).toBeUndefined();
     expect(changes).toContain(`${c.id} pending`);
+  });
+
+  it('names the host the pipeline fetches from on capture.queued, and none when the content came with the capture', async () => {
+    const fetched = await gateway().create({
+      title: 'A page',
+      url: 'https://Docs.Example.org/a?b=1',
+      content_type: 'article',
+      source: 'api',
+    });
+    const sent = await gateway().create({
+      title: 'A page with its HTML',
+      url: 'https://docs.example.org/b',
+      content_type: 'article',
+      raw_content: '<p>Sent by the extension</p>',
+      source: 'browser-extension',
+    });
+    const video = await gateway().create({
+      title: 'A video',
+      url: 'https://video.example/v/1',
+      content_type: 'video',
+      source: 'api',
+    });
+    const hostOf = async (id: string) => {
+      const run = await runOf(id);
+      return queued.find((e) => e.data.run_id === run)!.data.fetch_host;
+    };
+    expect(await hostOf(fetched.id)).toBe('docs.example.org');
+    expect(await hostOf(sent.id)).toBeUndefined();
+    expect(await hostOf(video.id)).toBeUndefined();
   });
 
   it('runs the pipeline: claim, stages (idempotent), complete; markdown and provenance follow', async () => {
@@ -188,6 +218,39 @@ describe('captures service', () => {
         completed_stages: [{ name: 'fetch', output: { bytes: 3 } }],
       });
       expect(await worker().requeue({ capture_id: c.id, reason: 'sweep' })).toEqual({ requeued: false, run_id: run });
+    } finally {
+      module.ctx.now = past;
+    }
+  });
+
+  it('a run a worker holds in a host’s line counts as queued now: not offered as stuck, nothing a reader sees changes', async () => {
+    const c = await gateway().create(note);
+    const run = await runOf(c.id);
+    const other = await gateway().create(note);
+    const otherRun = await runOf(other.id);
+    const past = module.ctx.now;
+    module.ctx.now = () => new Date(Date.now() + 200_000);
+    try {
+      const stuck = async () =>
+        (await as('ingest-worker', null).pipeline.stuck({ older_than_ms: 60_000, limit: 1000 })).captures.map(
+          (s) => s.capture_id,
+        );
+      expect(await stuck()).toEqual(expect.arrayContaining([c.id, other.id]));
+      const before = await gateway().get({ id: c.id });
+      const waiting = (runs: { tenant_id: string; capture_id: string; run_id: string }[]) =>
+        as('ingest-worker', null).pipeline.waiting({ runs });
+      // Another run id of the capture, or another tenant's id with this run, touches nothing.
+      expect(await waiting([{ tenant_id: alice.tenantId, capture_id: c.id, run_id: otherRun }])).toEqual({
+        touched: 0,
+      });
+      expect(await waiting([{ tenant_id: bob.tenantId, capture_id: c.id, run_id: run }])).toEqual({ touched: 0 });
+      expect(await waiting([{ tenant_id: alice.tenantId, capture_id: c.id, run_id: run }])).toEqual({ touched: 1 });
+      expect(await stuck()).not.toContain(c.id);
+      expect(await stuck()).toContain(other.id);
+      expect(await gateway().get({ id: c.id })).toEqual(before);
+      // Once claimed it is not pending: nothing to touch.
+      await worker().claim({ capture_id: c.id, run_id: run });
+      expect(await waiting([{ tenant_id: alice.tenantId, capture_id: c.id, run_id: run }])).toEqual({ touched: 0 });
     } finally {
       module.ctx.now = past;
     }

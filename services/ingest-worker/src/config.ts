@@ -13,6 +13,11 @@ export const pipelineEnv = {
   INGEST_CONCURRENCY: ms(2),
   /** Runs accepted beyond those in progress; more waits (the consumer stops taking messages). */
   INGEST_QUEUE_LIMIT: ms(16),
+  /**
+   * Runs taken from the bus that wait for their host (FETCH_MAX_PER_HOST of its runs in the
+   * worker already), holding no place and no claim; more waits (the consumer stops taking messages).
+   */
+  INGEST_HOST_PARKED_LIMIT: ms(10_000),
   /** Limit on one attempt of one stage (extract: its sandbox's limits, start-up included, when longer). */
   INGEST_STAGE_TIMEOUT_MS: ms(60_000),
   /** Attempts of one stage inside one claim (retryable failures only), with a growing pause. */

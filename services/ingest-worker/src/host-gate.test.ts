@@ -114,3 +114,88 @@ describe('per-host politeness of the fetch stage', () => {
     expect(onOther[0]!).toBeLessThan(onBusy[3]!);
   }, 30_000);
 });
+
+/**
+ * Head-of-line blocking: a flood of one host's captures (a bookmark import) must not hold the
+ * captures behind it. A small pool (INGEST_QUEUE_LIMIT 4) makes the flood larger than every
+ * place the worker has (2 running, 4 aside, 4 queued).
+ */
+describe('a flood of one host’s captures', () => {
+  const logger = createLogger('test', 'silent');
+  const fake = fakeServices();
+  const bus = createMemoryBus(logger);
+  const kv = createMemoryKv();
+  const arrivals: string[] = [];
+  let server: http.Server;
+  let base = '';
+  let module: Awaited<ReturnType<typeof createIngestWorkerModule>>;
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      arrivals.push(req.url!);
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`Page ${req.url}. Bees make honey.`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    module = await createIngestWorkerModule({
+      bus,
+      logger,
+      captures: fake.capturesHandle,
+      graph: fake.graphHandle,
+      search: fake.searchHandle,
+      kv,
+      config: pipelineConfigSchema.parse({
+        OCR_ENABLED: 'false',
+        FETCH_ALLOWLIST: '127.0.0.0/8',
+        INGEST_QUEUE_LIMIT: '4',
+        FETCH_HOST_INTERVAL_MS: '200',
+      }),
+    });
+    await module.start();
+    await bus.start();
+  });
+  afterAll(async () => {
+    await module.stop();
+    await bus.stop();
+    await kv.close();
+    await new Promise((r) => server.close(r));
+  });
+
+  const queued = (
+    job: { tenant_id: string; capture_id: string; run_id: string },
+    host?: string,
+  ): CaptureQueuedEvent => ({
+    id: newEventId(),
+    type: 'capture.queued',
+    tenant_id: job.tenant_id,
+    occurred_at: new Date().toISOString(),
+    version: 1,
+    data: { capture_id: job.capture_id, run_id: job.run_id, reason: 'created', ...(host ? { fetch_host: host } : {}) },
+  });
+  const status = (id: string) => fake.captures.get(id)!.run.status;
+
+  it('30 captures of one host, then a note: the note is processed before the fifth of them is fetched', async () => {
+    const flood = Array.from({ length: 30 }, (_, i) =>
+      fake.add({ url: `${base}/bookmark/${i}`, content_type: 'article', title: `Bookmark ${i}` }),
+    );
+    const note = fake.add({ raw_text: 'A thought of my own, written while the import runs.' });
+    void bus.publish(TOPICS.captures, [
+      ...flood.map((j) => ({ key: j.tenant_id, value: queued(j, '127.0.0.1') })),
+      { key: note.tenant_id, value: queued(note) },
+    ]);
+    const deadline = Date.now() + 20_000;
+    while (status(note.capture_id) !== 'processed' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    const fetchedBefore = arrivals.length;
+    expect(status(note.capture_id)).toBe('processed');
+    expect(fetchedBefore).toBeLessThan(5);
+    // The flood still goes through, politely, each once.
+    await bus.drain();
+    while (flood.some((j) => status(j.capture_id) !== 'processed') && Date.now() < deadline + 10_000)
+      await new Promise((r) => setTimeout(r, 50));
+    for (const j of flood) expect(status(j.capture_id)).toBe('processed');
+    expect(arrivals).toHaveLength(30);
+    console.info(`the note processed after ${fetchedBefore} of the flood's 30 fetches`);
+  }, 40_000);
+});

@@ -7,7 +7,7 @@ import type { SandboxOutcome } from './stages/extract/sandbox';
  * extractions end (which limit stopped them), and how many runs are in progress or waiting
  * (concurrency and backpressure at a glance).
  */
-export function createIngestMetrics(pool: () => { running: number; queued: number }) {
+export function createIngestMetrics(pool: () => { running: number; queued: number; parked: number }) {
   const stage = new Histogram({
     name: 'kg_ingest_stage_duration_seconds',
     help: 'Duration of a completed ingest stage',
@@ -43,6 +43,14 @@ export function createIngestMetrics(pool: () => { running: number; queued: numbe
       this.set(pool().queued);
     },
   });
+  const parked = new Gauge({
+    name: 'kg_ingest_runs_parked',
+    help: 'Capture runs waiting for their host (FETCH_MAX_PER_HOST of its runs in progress), holding no place',
+    registers: [],
+    collect() {
+      this.set(pool().parked);
+    },
+  });
   return {
     stage: (name: string, ms: number) => stage.observe({ stage: name }, ms / 1000),
     run: (outcome: RunOutcome | 'interrupted') => runs.inc({ outcome }),
@@ -53,6 +61,7 @@ export function createIngestMetrics(pool: () => { running: number; queued: numbe
       registry.registerMetric(sandbox);
       registry.registerMetric(running);
       registry.registerMetric(waiting);
+      registry.registerMetric(parked);
     },
   };
 }

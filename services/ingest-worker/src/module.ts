@@ -7,6 +7,7 @@ import type { ServiceHandle } from '@kg/trpc';
 import type { PipelineConfig } from './config';
 import { subscribeQueued } from './consumers/queued';
 import { createHostGate } from './host-gate';
+import { createHostLanes } from './host-lanes';
 import { createIngestMetrics } from './metrics';
 import { createStages, extractStageTimeoutMs } from './pipeline';
 import { createWorkPool } from './pool';
@@ -38,7 +39,9 @@ export async function createIngestWorkerModule(
 ): Promise<ServiceModule & { sweep(): Promise<number>; idle(): Promise<void> }> {
   const c = deps.config;
   const pool = createWorkPool({ concurrency: c.INGEST_CONCURRENCY, queueLimit: c.INGEST_QUEUE_LIMIT });
-  const metrics = createIngestMetrics(() => pool.stats);
+  // At most FETCH_MAX_PER_HOST runs of one host in the pool: as many as the host's turns.
+  const lanes = createHostLanes({ pool, perHost: c.FETCH_MAX_PER_HOST, parkedLimit: c.INGEST_HOST_PARKED_LIMIT });
+  const metrics = createIngestMetrics(() => ({ ...pool.stats, ...lanes.stats }));
   const stages = createStages(c, { onSandbox: metrics.sandbox });
   const runner: RunnerDeps = {
     captures: deps.captures,
@@ -66,11 +69,12 @@ export async function createIngestWorkerModule(
       deps.onStage?.(name, ms);
     },
   };
-  await subscribeQueued(deps.bus, pool, runner, deps.logger, metrics.run);
+  await subscribeQueued(deps.bus, lanes, runner, deps.logger, metrics.run);
   const sweeper = createSweeper({
     captures: deps.captures,
     logger: deps.logger,
     afterMs: c.INGEST_SWEEP_AFTER_MS,
+    parked: () => lanes.parked(),
     intervalMs: c.INGEST_SWEEP_INTERVAL_MS,
   });
   return {
@@ -79,6 +83,7 @@ export async function createIngestWorkerModule(
     start: async () => sweeper.start(),
     stop: async () => {
       await sweeper.stop();
+      lanes.close();
       await pool.close();
       await stages.sandbox.close();
     },

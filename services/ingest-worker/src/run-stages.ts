@@ -1,4 +1,4 @@
-import { CAPTURE_MARKDOWN_MAX_CHARS, type capturesApi } from '@kg/contracts';
+import { CAPTURE_MARKDOWN_MAX_CHARS, FETCHED_CONTENT_TYPES, type capturesApi } from '@kg/contracts';
 import type { Logger } from '@kg/logger';
 import type { ServiceClient } from '@kg/trpc';
 import type { Extracted, ExtractInput } from './stages/extract/index';
@@ -10,7 +10,6 @@ import { importOf, mergeTags, nodeContent } from './import-metadata';
 import type { HostTurn } from './host-gate';
 import type { RunJob, RunnerDeps, RunState } from './run-types';
 
-const FETCHED_TYPES = new Set(['article', 'pdf', 'image']);
 export const NODE_MODEL = 'graph captures.upsertNode@1';
 const MAX_NODE_CONTENT = 1_000_000;
 
@@ -31,7 +30,10 @@ const STAGES = (deps: RunnerDeps, job: RunJob): StageDef[] => [
   {
     name: 'fetch',
     applies: (s) =>
-      Boolean(s.capture.url) && !s.content!.bytes && !s.content!.raw && FETCHED_TYPES.has(s.capture.content_type),
+      Boolean(s.capture.url) &&
+      !s.content!.bytes &&
+      !s.content!.raw &&
+      FETCHED_CONTENT_TYPES.has(s.capture.content_type),
     async run(s, turn) {
       const r = await deps.stages.fetch({
         url: s.capture.url!,

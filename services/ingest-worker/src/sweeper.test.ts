@@ -28,4 +28,25 @@ describe('sweeper', () => {
     expect(fake.requeued.sort()).toEqual([pending.capture_id, crashed.capture_id].sort());
     expect(fake.captures.get(crashed.capture_id)!.log).toEqual(['requeued']);
   });
+
+  it('does not re-queue the runs this worker keeps in its hosts’ lines: it tells them as waiting', async () => {
+    let now = 1_000_000;
+    const fake = fakeServices(() => now);
+    const parked = fake.add({ url: 'https://busy.example/a', content_type: 'article' });
+    const lost = fake.add({ url: 'https://busy.example/b', content_type: 'article' });
+    const sweeper = createSweeper({
+      captures: fake.capturesHandle,
+      logger: createLogger('test', 'silent'),
+      afterMs: 60_000,
+      intervalMs: 30_000,
+      parked: () => [parked],
+    });
+    for (let i = 0; i < 10; i++) {
+      now += 30_000;
+      await sweeper.runOnce();
+    }
+    // (The fake's requeue leaves the lost one old: it is offered at every sweep.)
+    expect(new Set(fake.requeued)).toEqual(new Set([lost.capture_id]));
+    expect(fake.captures.get(parked.capture_id)!.log).toEqual([]);
+  });
 });

@@ -130,6 +130,17 @@ export function fakeServices(now: () => number = Date.now) {
       c.log.push(final ? `failed:${stage}` : `stage_failed:${stage}`);
       return { ...c.capture, status: final ? 'failed' : 'pending', error: c.error };
     },
+    async waiting({ runs }) {
+      let touched = 0;
+      for (const r of runs) {
+        const c = captures.get(r.capture_id);
+        if (c && c.tenant_id === r.tenant_id && c.run.run_id === r.run_id && c.run.status === 'pending') {
+          c.run.queued_at = now();
+          touched++;
+        }
+      }
+      return { touched };
+    },
     async stuck({ older_than_ms }) {
       const out = [...captures.values()].filter(
         (c) =>

@@ -58,11 +58,12 @@ export async function setup(project: TestProject) {
       MAGIC_LINK_PER_IP_PER_HOUR: '1000',
       // The ingest tests fetch from a local server; other private addresses stay refused.
       FETCH_ALLOWLIST: '127.0.0.1',
-      // Every page of the suite is on 127.0.0.1 or a made-up host (bookmarks.invalid, example.com):
-      // at one host's politeness (2 at once, 500 ms apart) the imports' captures would hold
-      // everyone's behind them. The gate is tested on its own (host-gate*.test.ts, bench:import).
-      FETCH_MAX_PER_HOST: '64',
-      FETCH_HOST_INTERVAL_MS: '0',
+      // Per-host politeness stays on, at a loopback's scale: every page of the suite is on 127.0.0.1
+      // or a made-up host (bookmarks.invalid), and the suite's files run side by side. A flood of
+      // one host's captures holds nobody else's (host-lanes.ts); the defaults (2 at once, 500 ms
+      // apart) are tested in host-gate*.test.ts, the browser suite and bench:import.
+      FETCH_MAX_PER_HOST: '8',
+      FETCH_HOST_INTERVAL_MS: '20',
       // Webhook receivers the tests start on loopback; retries a second apart instead of 5 s, 30 s….
       WEBHOOK_ALLOWLIST: '127.0.0.1',
       WEBHOOK_RETRY_DELAYS_MS: '300,1000',

@@ -51,11 +51,6 @@ export default async function globalSetup() {
       MAGIC_LINK_PER_EMAIL_PER_HOUR: '100',
       // The extension's tests save pages a local server serves; other private addresses stay refused.
       FETCH_ALLOWLIST: '127.0.0.1',
-      // Every page of the tests is on loopback or a made-up host: at one host's politeness
-      // (2 at once, 500 ms apart) the imports' and the extension's captures held the share
-      // test's capture behind them (docs/API.md, the politeness's known limit).
-      FETCH_MAX_PER_HOST: '64',
-      FETCH_HOST_INTERVAL_MS: '0',
       // The webhooks test's receiver listens on loopback too.
       WEBHOOK_ALLOWLIST: '127.0.0.1',
       LOG_LEVEL: 'info',

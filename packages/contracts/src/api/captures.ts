@@ -130,6 +130,18 @@ export const capturesApi = {
       ['ingest-worker'],
     ),
     /**
+     * Runs a worker holds in its hosts' lines (taken from the bus, not yet claimed): their
+     * captures, still `pending` with that run current, count as queued now, so `stuck` does
+     * not offer them for re-queueing while the worker keeps them. No version, event or
+     * activity: nothing a person sees changes. `touched`: how many were still so.
+     */
+    waiting: mutation(
+      'service',
+      z.object({ runs: z.array(StuckCapture.pick({ tenant_id: true, capture_id: true, run_id: true })).max(1000) }),
+      z.object({ touched: z.number().int().min(0) }),
+      ['ingest-worker'],
+    ),
+    /**
      * Queues the capture's current run again (capture.queued with this reason, same run_id, so
      * completed stages are kept), if it is still pending or processing with an expired lease;
      * `requeued: false` when it moved on meanwhile. Activity `requeued`.

@@ -1,5 +1,6 @@
 import {
   TOPICS,
+  fetchHostOf,
   isId,
   notFound,
   type CaptureChangeEvent,
@@ -118,6 +119,12 @@ export async function announceRun(
     version: row.version,
     data: { capture_id: row.id, run_id: runId, reason },
   };
+  const host = fetchHostOf({
+    url: row.url,
+    content_type: row.contentType,
+    has_content: row.rawContent !== null || row.blobKey !== null,
+  });
+  if (host) event.data.fetch_host = host;
   await enqueueEvent(tx, outbox, TOPICS.captures, event);
   await recordActivity(tx, ctx, row, 'queued', { run_id: runId, reason });
 }

@@ -8,7 +8,7 @@ import {
   type QueueReason,
 } from '@kg/contracts';
 import { iso, type Tx } from '@kg/db';
-import { findCapture, waitingTooLong, type CaptureRow } from '../store/captures';
+import { findCapture, markQueued, waitingTooLong, type CaptureRow } from '../store/captures';
 import { findRun, insertStage, stagesOfRun, updateRun, type RunRow } from '../store/pipeline';
 import { announceRun, captureWrite, change, lockedCapture, recordActivity } from './changes';
 import type { CapturesContext } from './context';
@@ -171,6 +171,15 @@ export async function stuckCaptures(ctx: CapturesContext, olderThanMs: number, l
       status: r.status as 'pending' | 'processing',
     })),
   };
+}
+
+/** pipeline.waiting: runs a worker keeps in its hosts' lines count as queued now (not stuck). */
+export async function runsWaiting(
+  ctx: CapturesContext,
+  runs: { tenant_id: string; capture_id: string; run_id: string }[],
+): Promise<{ touched: number }> {
+  const pairs = runs.map((r) => ({ tenantId: r.tenant_id, captureId: r.capture_id, runId: r.run_id }));
+  return { touched: await markQueued(ctx.db, pairs, ctx.now()) };
 }
 
 /** pipeline.requeue: the current run again (same run id, completed stages kept), if it still waits. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@kg/db';
 import { items } from './schema';
 
@@ -87,6 +87,35 @@ export async function storedBytes(db: DbOrTx, tenantId: string): Promise<number>
  * Captures of every tenant that wait too long: processing with a lease expired before
  * `before`, or pending and queued before `before`. Oldest first.
  */
+/**
+ * Marks pending captures whose current run is one of `runs` as queued at `at` (a worker holds
+ * them); returns how many were still so. No version: nothing a reader sees changes.
+ */
+export async function markQueued(
+  db: DbOrTx,
+  runs: { tenantId: string; captureId: string; runId: string }[],
+  at: Date,
+): Promise<number> {
+  if (runs.length === 0) return 0;
+  // Run ids belong to one capture each: a capture whose current run is among them is one of the pairs.
+  const touched = await db
+    .update(items)
+    .set({ queuedAt: at })
+    .where(
+      and(
+        inArray(items.id, [...new Set(runs.map((r) => r.captureId))]),
+        inArray(items.tenantId, [...new Set(runs.map((r) => r.tenantId))]),
+        inArray(
+          items.currentRunId,
+          runs.map((r) => r.runId),
+        ),
+        eq(items.status, 'pending'),
+      ),
+    )
+    .returning({ id: items.id });
+  return touched.length;
+}
+
 export function waitingTooLong(db: DbOrTx, before: Date, limit: number) {
   return db
     .select({ tenantId: items.tenantId, id: items.id, status: items.status, runId: items.currentRunId })
