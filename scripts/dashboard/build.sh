@@ -10,7 +10,7 @@ exec 9>.build.lock
 flock -w 600 9
 hash=$(
   {
-    find src public index.html vite.config.ts tsconfig.json package.json ../sdk/src/capture-kinds.ts ../../scripts/dashboard/icons.ts -type f -print0 | sort -z | xargs -0 sha256sum
+    find src public index.html vite.config.ts tsconfig.json package.json ../sdk/src/capture-kinds.ts ../../packages/bookmarks/src/url.ts ../../scripts/dashboard/icons.ts -type f -print0 | sort -z | xargs -0 sha256sum
     sha256sum ../../package-lock.json
   } | sha256sum | cut -d' ' -f1
 )

@@ -14,4 +14,4 @@ export {
   type Entry,
   type Problem,
 } from './types.ts';
-export { judgeUrl, type SkipReason } from './url.ts';
+export { contentTypeOfUrl, judgeUrl, type SkipReason, type UrlContentType } from './url.ts';

@@ -28,3 +28,27 @@ export function judgeUrl(raw: string): { url: string } | { skip: SkipReason } {
   if (url.length > MAX_URL) return { skip: 'url_too_long' };
   return { url };
 }
+
+/** What a web address most likely holds, as a capture's `content_type` (the pipeline reads the page either way). */
+export type UrlContentType = 'tweet' | 'video' | 'repo' | 'article';
+
+const KINDS: Array<[UrlContentType, string[]]> = [
+  ['tweet', ['twitter.com', 'x.com', 'mobile.twitter.com']],
+  ['video', ['youtube.com', 'youtu.be', 'm.youtube.com', 'vimeo.com']],
+  ['repo', ['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org']],
+];
+
+/**
+ * The kind of a web address, from its host: the one rule of every way in (the CLI, the
+ * dashboard's share target, the extension through @kg/sdk/capture-kinds, and bookmark imports).
+ * No Node.js API: the dashboard and the extension bundle this file.
+ */
+export function contentTypeOfUrl(url: string): UrlContentType {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return 'article';
+  }
+  return KINDS.find(([, hosts]) => hosts.includes(host))?.[0] ?? 'article';
+}

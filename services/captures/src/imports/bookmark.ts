@@ -1,4 +1,4 @@
-import { judgeUrl, type Bookmark } from '@kg/bookmarks';
+import { contentTypeOfUrl, judgeUrl, type Bookmark } from '@kg/bookmarks';
 import type { CaptureImportMetadata, CreateCaptureInput } from '@kg/contracts';
 
 type CaptureSource = CreateCaptureInput['source'];
@@ -12,17 +12,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const clean = (s: string): string => s.replace(LONE_SURROGATE, '\uFFFD').replace(CONTROL, '');
 /** Cuts to `max` characters without leaving half a surrogate pair. */
 const cut = (s: string, max: number): string => (s.length > max ? clean(s.slice(0, max)) : s);
-
-/** What a web address most likely holds, from its host (the rule of @kg/sdk/capture-kinds, which clients use). */
-const HOSTS: Array<['tweet' | 'video' | 'repo', string[]]> = [
-  ['tweet', ['twitter.com', 'x.com', 'mobile.twitter.com']],
-  ['video', ['youtube.com', 'youtu.be', 'm.youtube.com', 'vimeo.com']],
-  ['repo', ['github.com', 'gitlab.com', 'codeberg.org', 'bitbucket.org']],
-];
-export function contentTypeOfUrl(url: string): CreateCaptureInput['content_type'] {
-  const host = new URL(url).hostname.replace(/^www\./, '');
-  return HOSTS.find(([, hosts]) => hosts.includes(host))?.[0] ?? 'article';
-}
 
 /**
  * The forms of an address a duplicate is looked up by: as the capture keeps it, and the
