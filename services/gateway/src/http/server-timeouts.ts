@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { GatewayHttpConfig } from '../config';
-import { uploadReadAllowanceMs } from './uploads';
+import { uploadReadAllowanceMs } from './upload-deadline';
 
 /**
  * How long an idle kept-alive connection stays open: above the 60 s idle timeout of common

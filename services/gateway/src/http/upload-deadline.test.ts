@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unauthorized } from '@kg/contracts';
 import { fakePeers, startTestGateway } from '../testing';
-import { uploadReadAllowanceMs } from './uploads';
+import { uploadReadAllowanceMs } from './upload-deadline';
 
 /** API keys `<tenant>.<credential>`. */
 const verify = async ({ key }: { key: string }) => {

@@ -17,7 +17,8 @@ import {
 import type { ConcurrencyLimiter, KvStore, RateLimiter } from '@kg/kv';
 import type { GatewayHttpConfig } from '../config';
 import { parsePart } from '../http/validate';
-import { ACCEPTED_TYPES, UploadGate, readUpload, type UploadReadBounds } from '../http/uploads';
+import type { UploadReadBounds } from '../http/upload-deadline';
+import { ACCEPTED_TYPES, UploadGate, readUpload } from '../http/uploads';
 import { defineRoute, noContent, ok, type Route } from './route';
 
 const base = { tag: 'Captures', auth: 'required', service: 'captures' } as const;

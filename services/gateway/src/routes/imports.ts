@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ById, IMPORT_PART_BYTES, Import, ImportList, ImportOptions, ListImportsQuery } from '@kg/contracts';
 import type { GatewayHttpConfig } from '../config';
 import { streamUpload } from '../http/import-upload';
-import type { UploadReadBounds } from '../http/uploads';
+import type { UploadReadBounds } from '../http/upload-deadline';
 import { parsePart } from '../http/validate';
 import { defineRoute, ok, type Route } from './route';
 
