@@ -152,7 +152,7 @@ describe('POST /imports: a Netscape bookmark file with folders', () => {
 });
 
 describe('POST /imports: hostile files', () => {
-  it('an empty file, and one of no known format, are 400 naming the field; a binary file too', async () => {
+  it('an empty file, and one of no known format, are 400 naming the field; a binary file is 415', async () => {
     const empty = expectProblem(await postImport(s.bearer, { name: 'empty.html', bytes: '' }), 400);
     expect(empty.errors?.map((e) => e.path)).toEqual(['file']);
     const prose = expectProblem(
@@ -162,7 +162,7 @@ describe('POST /imports: hostile files', () => {
     expect(prose.errors?.map((e) => e.path)).toEqual(['file', 'format']);
     const pdf = expectProblem(
       await postImport(s.bearer, { name: 'b.html', bytes: Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n') }),
-      400,
+      415,
     );
     expect(pdf.detail).toContain('application/pdf');
     const format = expectProblem(await postImport(s.bearer, { name: 'b.html', bytes: FILE }, { format: 'opml' }), 400);

@@ -67,7 +67,7 @@ export const UpdateWebhookInput = z
   })
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'name at least one field to change')
-  .meta({ id: 'UpdateWebhookInput' });
+  .meta({ id: 'UpdateWebhookInput', minProperties: 1 });
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
 
 export const WebhookDisabledReason = z.enum(['by_user', 'gone', 'failing']).meta({

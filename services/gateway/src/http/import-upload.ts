@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
-import { invalid } from '@kg/contracts';
+import { AppError } from '@kg/contracts';
 import { readMultipart } from './multipart';
 import type { UploadReadBounds } from './upload-deadline';
 
@@ -14,15 +14,17 @@ export interface StreamedUpload {
 }
 
 const notBookmarks = (mime: string) =>
-  invalid(`The file's content is ${mime}, not a bookmark export (Netscape HTML, Pocket CSV or Karakeep JSON)`, [
-    { path: 'file', message: 'not a bookmark export' },
-  ]);
+  new AppError(
+    'unsupported_media_type',
+    `The file's content is ${mime}, not a bookmark export (Netscape HTML, Pocket CSV or Karakeep JSON)`,
+    { errors: [{ path: 'file', message: 'not a bookmark export' }] },
+  );
 
 /**
  * Reads a bookmark export of up to `maxBytes` (far more than memory should hold) from a
  * multipart/form-data body (readMultipart): the file is handed to `onPart` in parts of
  * `partBytes`, one at a time. A binary file (file-type finds a magic number: PDF, ZIP,
- * images…) is refused (400) from its first part, before anything is stored.
+ * images…) is refused (415) from its first part, before anything is stored.
  */
 export async function streamUpload(
   req: Request,

@@ -50,7 +50,7 @@ export const importRoutes = (limits: ImportLimits): Route[] => [
     path: '/imports',
     operationId: 'createImport',
     summary:
-      "Import a bookmark file (Netscape HTML, Pocket CSV, Karakeep JSON; format detected unless named): 202 with the import, read in the background; 400 when the format is none of them or the file is empty, 408 when the body arrives too slowly, 413 over IMPORT_MAX_BYTES, 429 past the tenant's active imports",
+      "Import a bookmark file (Netscape HTML, Pocket CSV, Karakeep JSON; format detected unless named): 202 with the import, read in the background; 400 when the format is none of them or the file is empty, 415 for a binary file (PDF, ZIP, image), 408 when the body arrives too slowly, 413 over IMPORT_MAX_BYTES, 429 past the tenant's active imports",
     multipart: ImportForm,
     success: { status: 202, description: 'Queued; follow it at Location', schema: Import },
     errors: [408, 429],
