@@ -73,7 +73,7 @@ export async function readUpload(
   req: Request,
   opts: { maxBytes: number; allowedFields: string[]; deadline: UploadReadBounds },
 ): Promise<Upload> {
-  let bytes = Buffer.alloc(0);
+  let bytes: Buffer = Buffer.alloc(0);
   const { file, fields } = await readMultipart(req, {
     ...opts,
     what: 'upload',
