@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Consumer, type KafkaMessage, type Producer } from 'kafkajs';
 import { EVENT_SCHEMAS, TOPICS, type Topic } from '@kg/contracts';
+import { inBackground } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { deadLetterTopic, type EventBus, type Subscription } from './port';
 import { topicsToCreate, type KafkaConnection } from './kafka-options';
@@ -182,7 +183,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     const maxAttempts = sub.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       try {
-        await sub.handler(event as never, { topic, key, attempt });
+        await inBackground(() => sub.handler(event as never, { topic, key, attempt }));
         return;
       } catch (err) {
         if (attempt >= maxAttempts) {

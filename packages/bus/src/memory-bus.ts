@@ -1,4 +1,5 @@
 import { EVENT_SCHEMAS, type Topic } from '@kg/contracts';
+import { inBackground } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import { createMemoryDeadLetterStore, type DeadLetterStore } from './dead-letters';
 import type { BusMessage, EventBus, Subscription } from './port';
@@ -53,7 +54,8 @@ export function createMemoryBus(logger: Logger, opts: MemoryBusOptions = {}): Me
     const maxAttempts = subscription.maxAttempts ?? 3;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       try {
-        await subscription.handler(parsed.data as never, { topic, key: message.key, attempt });
+        // Consumers are background work, whoever published (the database serves requests first).
+        await inBackground(() => subscription.handler(parsed.data as never, { topic, key: message.key, attempt }));
         return;
       } catch (err) {
         if (attempt === maxAttempts) {

@@ -1,3 +1,4 @@
+import { inBackground } from '@kg/db';
 import { and, asc, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/pg-core';
 import type { Topic } from '@kg/contracts';
@@ -120,7 +121,8 @@ export function createOutboxRelay(opts: {
       again = true;
       return running;
     }
-    running = drainOnce()
+    // Background work, even when a request's commit wakes it (the database serves requests first).
+    running = inBackground(drainOnce)
       .catch((err) => {
         logger.warn({ err: String(err) }, 'outbox relay could not publish; will retry');
         return 0;

@@ -5,6 +5,7 @@ import type { PoolConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { PGlite } from '@electric-sql/pglite';
+import { PriorityGate } from './priority';
 import { forgetPgliteTemplate, isNewDataDir, pgliteTemplate } from './pglite-template';
 
 /** The drizzle database type both adapters satisfy; stores are written against it only. */
@@ -97,13 +98,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const client = await openPglite(PGlite, opts);
+  const opened = await openPglite(PGlite, opts);
+  const client = prioritised(opened);
   const db = drizzle({ client, casing: 'snake_case' });
   return {
     kind: 'pglite',
     db: db as unknown as Db,
     ping: () => ping(db as unknown as Db),
-    close: () => client.close(),
+    close: () => opened.close(),
     migrate: (m) =>
       migrate(db, {
         migrationsFolder: m.migrationsFolder,
@@ -111,6 +113,28 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         migrationsTable: `migrations_${m.schema}`,
       }),
   };
+}
+
+/** What PGlite runs through its one backend, one at a time: the statements drizzle sends. */
+const SERIALISED = new Set<PropertyKey>(['query', 'exec', 'transaction', 'sql']);
+
+/**
+ * PGlite runs one statement (or transaction) at a time, first come first served, on the
+ * process's one thread. Through this, the next is chosen by priority instead: statements of
+ * requests go ahead of those of background work (inBackground: the pipeline, imports,
+ * consumers, periodic jobs), so a busy server still answers its users at the pace of one
+ * statement, not of a queue of them. PostgreSQL needs none of this (a connection per query).
+ */
+function prioritised(client: PGlite, gate = new PriorityGate()): PGlite {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      // Bound to PGlite itself: its private fields are not reachable through a proxy.
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      return SERIALISED.has(prop) ? (...args: unknown[]) => gate.run(async () => method(...args)) : method;
+    },
+  });
 }
 
 /** A new database starts from the copy of initdb's output; an existing folder is opened as it is. */

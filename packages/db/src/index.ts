@@ -18,3 +18,4 @@ export {
   PROCESSED_EVENTS_RETENTION_MS,
   type ProcessedEventsTable,
 } from './processed-events';
+export { inBackground, isBackground } from './priority';

@@ -1,3 +1,4 @@
+import { inBackground } from '@kg/db';
 import type { Logger } from '@kg/logger';
 
 export interface PeriodicJob<R> {
@@ -11,7 +12,8 @@ export interface PeriodicJob<R> {
 
 /**
  * Background housekeeping of a service (pruning, sweeping): a pass every `intervalMs`, never two
- * at once, a failed pass logged at warn and tried again at the next tick. The timer is unref'd,
+ * at once, as background work (inBackground), a failed pass logged at warn and tried again at
+ * the next tick. The timer is unref'd,
  * so it never keeps a process alive on its own.
  */
 export function createPeriodicJob<R>(opts: {
@@ -28,8 +30,7 @@ export function createPeriodicJob<R>(opts: {
       if (timer) return;
       timer = setInterval(() => {
         if (running) return;
-        running = opts
-          .run()
+        running = inBackground(opts.run)
           .catch((err: unknown) => opts.logger.warn({ err, job: opts.name }, `${opts.name} failed; will retry`))
           .finally(() => (running = null));
       }, opts.intervalMs);

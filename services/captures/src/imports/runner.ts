@@ -1,3 +1,4 @@
+import { inBackground } from '@kg/db';
 import { randomUUID } from 'node:crypto';
 import { parseBookmarks, place, type Entry } from '@kg/bookmarks';
 import { IMPORT_MAX_ERRORS } from '@kg/contracts';
@@ -281,7 +282,7 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
       again = true;
       return running;
     }
-    running = pass()
+    running = inBackground(pass)
       .catch((err: unknown) => {
         logger.warn({ err }, 'bookmark import pass failed; will retry');
         return 0;

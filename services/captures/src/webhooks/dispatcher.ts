@@ -1,3 +1,4 @@
+import { inBackground } from '@kg/db';
 import {
   claimDue,
   finishDelivery,
@@ -165,7 +166,7 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
       again = true;
       return running;
     }
-    running = pass()
+    running = inBackground(pass)
       .catch((err: unknown) => {
         ctx.logger.warn({ err }, 'webhook dispatcher pass failed; will retry');
         return 0;

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { INTERACTIVE_BURST, PriorityGate, inBackground, isBackground } from './priority';
+
+const tick = () => new Promise((r) => setTimeout(r, 1));
+
+describe('PriorityGate', () => {
+  it('runs one operation at a time and lets requests ahead of waiting background work', async () => {
+    const gate = new PriorityGate();
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const op = (name: string) => async () => {
+      most = Math.max(most, ++running);
+      await tick();
+      order.push(name);
+      running--;
+    };
+    const all = [
+      gate.run(op('bg-1'), true),
+      gate.run(op('bg-2'), true),
+      gate.run(op('bg-3'), true),
+      gate.run(op('request-1'), false),
+      gate.run(op('request-2'), false),
+    ];
+    await Promise.all(all);
+    expect(most).toBe(1);
+    expect(order).toEqual(['bg-1', 'request-1', 'request-2', 'bg-2', 'bg-3']);
+  });
+
+  it('never starves background work: one goes after INTERACTIVE_BURST requests in a row', async () => {
+    const gate = new PriorityGate();
+    const order: string[] = [];
+    const op = (name: string) => async () => {
+      await tick();
+      order.push(name);
+    };
+    const ops = [gate.run(op('first'), false), gate.run(op('bg'), true)];
+    for (let i = 0; i < 10; i++) ops.push(gate.run(op(`r${i}`), false));
+    await Promise.all(ops);
+    expect(order.indexOf('bg')).toBe(1 + INTERACTIVE_BURST);
+  });
+
+  it('an operation that throws lets the next one go', async () => {
+    const gate = new PriorityGate();
+    const failing = gate.run(async () => {
+      throw new Error('boom');
+    });
+    const next = gate.run(async () => 'ran');
+    await expect(failing).rejects.toThrow('boom');
+    await expect(next).resolves.toBe('ran');
+    expect(gate.waiting).toEqual({ interactive: 0, background: 0 });
+  });
+
+  it('inBackground marks everything its function starts, timers and awaits included', async () => {
+    expect(isBackground()).toBe(false);
+    const seen = await inBackground(async () => {
+      await tick();
+      return new Promise<boolean>((r) => setTimeout(() => r(isBackground()), 1));
+    });
+    expect(seen).toBe(true);
+    expect(isBackground()).toBe(false);
+  });
+});
