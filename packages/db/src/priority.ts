@@ -14,6 +14,9 @@ export function inBackground<T>(fn: () => T): T {
 /** Whether the caller runs as background work (inBackground). */
 export const isBackground = (): boolean => background.getStore() === true;
 
+/** Background operations run back to back for this long at most before the event loop turns. */
+export const YIELD_AFTER_MS = 4;
+
 /** Interactive operations granted in a row while background work waits, before one of it goes. */
 export const INTERACTIVE_BURST = 4;
 
@@ -21,14 +24,17 @@ export const INTERACTIVE_BURST = 4;
  * One operation at a time, requests first: an operation waits while another runs; when one
  * ends, the next is the oldest interactive one, or the oldest background one when none is
  * waiting, or after INTERACTIVE_BURST interactive ones in a row (background work is slowed
- * by requests, never stopped). Before a background operation goes, the event loop turns once,
- * so requests that arrived meanwhile are read and can go first.
+ * by requests, never stopped). Background operations that have run back to back for
+ * YIELD_AFTER_MS let the event loop turn before the next, so requests that arrived meanwhile
+ * are read and can go first.
  */
 export class PriorityGate {
   private busy = false;
   private readonly interactive: (() => void)[] = [];
   private readonly background: (() => void)[] = [];
   private burst = 0;
+  /** When the event loop last turned between background operations. */
+  private since = 0;
 
   async run<T>(op: () => Promise<T>, bg = isBackground()): Promise<T> {
     if (this.busy) await new Promise<void>((r) => (bg ? this.background : this.interactive).push(r));
@@ -52,11 +58,14 @@ export class PriorityGate {
       this.burst = 0;
       return;
     }
-    // Background work waits a turn of the event loop (still holding the gate): PGlite runs on
-    // this thread, so statements handed over promise to promise would run back to back and a
-    // request arriving meanwhile would not even be read before the queue is empty. The choice
-    // is made then, among whatever waits by that time.
+    // Background statements handed over promise to promise would run back to back on this
+    // thread (PGlite's too), and a request arriving meanwhile would not even be read before the
+    // queue is empty: once they have had the thread for YIELD_AFTER_MS, the event loop turns
+    // (the gate still held) and the choice is made then, among whatever waits by that time.
+    const now = performance.now();
+    if (now - this.since < YIELD_AFTER_MS) return this.grant(true);
     setImmediate(() => {
+      this.since = performance.now();
       const takeBackground =
         this.background.length > 0 && (this.interactive.length === 0 || this.burst >= INTERACTIVE_BURST);
       this.grant(takeBackground);
