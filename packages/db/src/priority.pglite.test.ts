@@ -31,7 +31,10 @@ describe('PGlite through openDatabase: requests first', () => {
         await t.execute(sql`create temporary table held (x int)`);
         await t.execute(sql`select pg_sleep(0.02)`);
         await t.execute(sql`insert into held values (1)`);
-        return (await t.execute(sql`select count(*)::int as n from held`)).rows[0];
+        const counted = (await t.execute(sql`select count(*)::int as n from held`)) as unknown as {
+          rows: { n: number }[];
+        };
+        return counted.rows[0];
       }),
     );
     await Promise.all(background);
