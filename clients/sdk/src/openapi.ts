@@ -1051,7 +1051,7 @@ export interface components {
              * @example https://example.com/hooks/kg
              */
             url: string & (unknown & unknown);
-            /** @description The event types delivered to this endpoint */
+            /** @description The event types delivered to this endpoint, each once */
             event_types: components["schemas"]["WebhookEventType"][];
             /** @description Leading and trailing whitespace is removed; at most 200 characters as sent */
             description?: string & (unknown & unknown);
@@ -1066,7 +1066,7 @@ export interface components {
              * @example https://example.com/hooks/kg
              */
             url?: string & (unknown & unknown);
-            /** @description The event types delivered to this endpoint */
+            /** @description The event types delivered to this endpoint, each once */
             event_types?: components["schemas"]["WebhookEventType"][];
             description?: (string & (unknown & unknown)) | null;
             /** @description false pauses deliveries (they wait, and resume when enabled again); true re-enables an endpoint the server disabled */

@@ -42,7 +42,7 @@ const EventTypes = z
   .min(1)
   .max(WEBHOOK_EVENT_TYPES.length)
   .refine((types) => new Set(types).size === types.length, 'must not repeat a type')
-  .meta({ description: 'The event types delivered to this endpoint' });
+  .meta({ description: 'The event types delivered to this endpoint, each once', uniqueItems: true });
 
 export const CreateWebhookInput = z
   .object({
