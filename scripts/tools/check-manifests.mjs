@@ -30,8 +30,8 @@ const INTERNAL = Object.keys(COMPONENTS).filter((c) => c !== 'gateway');
 // The services that publish or consume on Kafka (their config has KAFKA_BROKERS).
 const KAFKA_CLIENTS = ['auth', 'gateway', 'graph', 'para', 'captures', 'search', 'ingest-worker'];
 // The services that use Redis: the gateway (rate limits, cursors, kept views), graph (cursors, view
-// tokens) and para (view tokens).
-const REDIS_CLIENTS = ['gateway', 'graph', 'para'];
+// tokens), para (view tokens) and the ingest worker (per-host fetch limits shared by its replicas).
+const REDIS_CLIENTS = ['gateway', 'graph', 'para', 'ingest-worker'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
 const name = (o) => `${o.kind}/${o.metadata.name}`;
