@@ -19,7 +19,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 source scripts/k8s/lib.sh
 started=$SECONDS
-step() { log "== $* (+$((SECONDS - started)) s)"; }
+current_step=""
+step() { current_step="$*"; log "== $* (+$((SECONDS - started)) s)"; }
+# The chart test's own output, kept to repeat its failure after the cluster's logs: CI shows a
+# long lane's tail, and the cause must be in it.
+test_out="$(mktemp)"
 
 finish() {
   local rc=$?
@@ -33,6 +37,14 @@ finish() {
     for f in "$K8S_STATE"/logs/*.log; do echo "--- $f"; tail -n 15 "$f"; done
   fi
   if [[ "${KG_K8S_KEEP:-}" != 1 && ($prepare_only == 0 || $rc -ne 0) ]]; then bash scripts/k8s/down.sh || rc=1; fi
+  if [[ $rc -ne 0 ]]; then
+    log "FAILED in: $current_step"
+    # The test's failures: its own FAIL line, vitest's failed tests and k6's crossed thresholds.
+    grep -E 'k8s-test: FAIL|FAIL |AssertionError|Error:|✗|thresholds? .*(crossed|failed)|level=error' "$test_out" | tail -n 25 >&2 || true
+    echo "--- the test's last lines" >&2
+    tail -n 15 "$test_out" >&2
+  fi
+  rm -f "$test_out"
   log "test:k8s done in $((SECONDS - started)) s (exit $rc)"
   exit $rc
 }
@@ -59,4 +71,4 @@ if ((prepare_only)); then
 fi
 step "the chart: install, helm test, e2e smoke, k6 smoke, upgrade, faults, uninstall (scripts/k8s/test.ts)"
 in_net env PATH="$K8S_BIN:$TOOLS:$PATH" KUBECONFIG="$K8S_STATE/pki/admin.kubeconfig" KG_K8S_NODE_IP="$K8S_NODE_IP" \
-  scripts/node24.sh tsx scripts/k8s/test.ts
+  scripts/node24.sh tsx scripts/k8s/test.ts 2>&1 | tee "$test_out"
