@@ -20,22 +20,63 @@ describe('host gate (memory kv)', () =>
     return [gate, gate];
   }));
 
+/** The ingest worker as deployed, on an in-memory bus and kv, with fake services and these settings. */
+async function startWorker(env: Record<string, string>) {
+  const logger = createLogger('test', 'silent');
+  const fake = fakeServices();
+  const bus = createMemoryBus(logger);
+  const kv = createMemoryKv();
+  const module = await createIngestWorkerModule({
+    bus,
+    logger,
+    captures: fake.capturesHandle,
+    graph: fake.graphHandle,
+    search: fake.searchHandle,
+    kv,
+    config: pipelineConfigSchema.parse({ OCR_ENABLED: 'false', FETCH_ALLOWLIST: '127.0.0.0/8', ...env }),
+  });
+  await module.start();
+  await bus.start();
+  return {
+    fake,
+    bus,
+    module,
+    async stop() {
+      await module.stop();
+      await bus.stop();
+      await kv.close();
+    },
+  };
+}
+type Worker = Awaited<ReturnType<typeof startWorker>>;
+
+/** The captures service's `capture.queued` for a run (with the host it will fetch from, as it names it). */
+const queued = (job: { tenant_id: string; capture_id: string; run_id: string }, host?: string): CaptureQueuedEvent => ({
+  id: newEventId(),
+  type: 'capture.queued',
+  tenant_id: job.tenant_id,
+  occurred_at: new Date().toISOString(),
+  version: 1,
+  data: { capture_id: job.capture_id, run_id: job.run_id, reason: 'created', ...(host ? { fetch_host: host } : {}) },
+});
+
+const listen = async (server: http.Server, address: string) => {
+  await new Promise<void>((r) => server.listen(0, address, r));
+  return `http://${address}:${(server.address() as AddressInfo).port}`;
+};
+
 /**
  * The worker's politeness end to end: a loopback page server on two addresses (two hosts),
  * ten URL captures of one and one of the other through the module as deployed (default pool
  * of 2, FETCH_MAX_PER_HOST 2, FETCH_HOST_INTERVAL_MS 500).
  */
 describe('per-host politeness of the fetch stage', () => {
-  const logger = createLogger('test', 'silent');
-  const fake = fakeServices();
-  const bus = createMemoryBus(logger);
-  const kv = createMemoryKv();
   const arrivals: Array<{ host: string; at: number }> = [];
   let inFlight = 0;
   let mostInFlight = 0;
   const servers: http.Server[] = [];
   const bases: string[] = [];
-  let module: Awaited<ReturnType<typeof createIngestWorkerModule>>;
+  let worker: Worker;
 
   beforeAll(async () => {
     for (const address of ['127.0.0.1', '127.0.0.2']) {
@@ -49,42 +90,21 @@ describe('per-host politeness of the fetch stage', () => {
           res.end(`Page ${req.url}. Bees make honey at ${address}.`);
         }, 300);
       });
-      await new Promise<void>((r) => server.listen(0, address, r));
       servers.push(server);
-      bases.push(`http://${address}:${(server.address() as AddressInfo).port}`);
+      bases.push(await listen(server, address));
     }
-    module = await createIngestWorkerModule({
-      bus,
-      logger,
-      captures: fake.capturesHandle,
-      graph: fake.graphHandle,
-      search: fake.searchHandle,
-      kv,
-      config: pipelineConfigSchema.parse({ OCR_ENABLED: 'false', FETCH_ALLOWLIST: '127.0.0.0/8' }),
-    });
-    await module.start();
-    await bus.start();
+    worker = await startWorker({});
     // Warm the HTTP client (a process's first request is tens of ms slower), then forget it.
     for (const base of bases) await fetch(`${base}/warm-up`).then((r) => r.text());
     arrivals.length = 0;
   });
   afterAll(async () => {
-    await module.stop();
-    await bus.stop();
-    await kv.close();
+    await worker.stop();
     for (const s of servers) await new Promise((r) => s.close(r));
   });
 
-  const queued = (job: { tenant_id: string; capture_id: string; run_id: string }): CaptureQueuedEvent => ({
-    id: newEventId(),
-    type: 'capture.queued',
-    tenant_id: job.tenant_id,
-    occurred_at: new Date().toISOString(),
-    version: 1,
-    data: { capture_id: job.capture_id, run_id: job.run_id, reason: 'created' },
-  });
-
   it('10 captures of one host and 1 of another: 2 at a time, 500 ms apart, the other host not held behind them', async () => {
+    const { fake, bus, module } = worker;
     const busy = Array.from({ length: 10 }, (_, i) =>
       fake.add({ url: `${bases[0]}/page/${i}`, content_type: 'article', title: `Busy ${i}` }),
     );
@@ -121,14 +141,10 @@ describe('per-host politeness of the fetch stage', () => {
  * place the worker has (2 running, 4 aside, 4 queued).
  */
 describe('a flood of one host’s captures', () => {
-  const logger = createLogger('test', 'silent');
-  const fake = fakeServices();
-  const bus = createMemoryBus(logger);
-  const kv = createMemoryKv();
   const arrivals: string[] = [];
   let server: http.Server;
   let base = '';
-  let module: Awaited<ReturnType<typeof createIngestWorkerModule>>;
+  let worker: Worker;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -136,46 +152,17 @@ describe('a flood of one host’s captures', () => {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`Page ${req.url}. Bees make honey.`);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    module = await createIngestWorkerModule({
-      bus,
-      logger,
-      captures: fake.capturesHandle,
-      graph: fake.graphHandle,
-      search: fake.searchHandle,
-      kv,
-      config: pipelineConfigSchema.parse({
-        OCR_ENABLED: 'false',
-        FETCH_ALLOWLIST: '127.0.0.0/8',
-        INGEST_QUEUE_LIMIT: '4',
-        FETCH_HOST_INTERVAL_MS: '200',
-      }),
-    });
-    await module.start();
-    await bus.start();
+    base = await listen(server, '127.0.0.1');
+    worker = await startWorker({ INGEST_QUEUE_LIMIT: '4', FETCH_HOST_INTERVAL_MS: '200' });
   });
   afterAll(async () => {
-    await module.stop();
-    await bus.stop();
-    await kv.close();
+    await worker.stop();
     await new Promise((r) => server.close(r));
   });
-
-  const queued = (
-    job: { tenant_id: string; capture_id: string; run_id: string },
-    host?: string,
-  ): CaptureQueuedEvent => ({
-    id: newEventId(),
-    type: 'capture.queued',
-    tenant_id: job.tenant_id,
-    occurred_at: new Date().toISOString(),
-    version: 1,
-    data: { capture_id: job.capture_id, run_id: job.run_id, reason: 'created', ...(host ? { fetch_host: host } : {}) },
-  });
-  const status = (id: string) => fake.captures.get(id)!.run.status;
+  const status = (id: string) => worker.fake.captures.get(id)!.run.status;
 
   it('30 captures of one host, then a note: the note is processed before the fifth of them is fetched', async () => {
+    const { fake, bus } = worker;
     const flood = Array.from({ length: 30 }, (_, i) =>
       fake.add({ url: `${base}/bookmark/${i}`, content_type: 'article', title: `Bookmark ${i}` }),
     );
