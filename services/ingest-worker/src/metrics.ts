@@ -27,30 +27,25 @@ export function createIngestMetrics(pool: () => { running: number; queued: numbe
     labelNames: ['outcome'] as const,
     registers: [],
   });
-  const running = new Gauge({
-    name: 'kg_ingest_runs_in_progress',
-    help: 'Capture runs in progress in this worker',
-    registers: [],
-    collect() {
-      this.set(pool().running);
-    },
-  });
-  const waiting = new Gauge({
-    name: 'kg_ingest_runs_waiting',
-    help: 'Capture runs accepted and waiting for a free slot',
-    registers: [],
-    collect() {
-      this.set(pool().queued);
-    },
-  });
-  const parked = new Gauge({
-    name: 'kg_ingest_runs_parked',
-    help: 'Capture runs waiting for their host (FETCH_MAX_PER_HOST of its runs in progress), holding no place',
-    registers: [],
-    collect() {
-      this.set(pool().parked);
-    },
-  });
+  type PoolState = ReturnType<typeof pool>;
+  const poolGauge = (name: string, help: string, field: keyof PoolState) =>
+    new Gauge({
+      name,
+      help,
+      registers: [],
+      collect() {
+        this.set(pool()[field]);
+      },
+    });
+  const gauges = [
+    poolGauge('kg_ingest_runs_in_progress', 'Capture runs in progress in this worker', 'running'),
+    poolGauge('kg_ingest_runs_waiting', 'Capture runs accepted and waiting for a free slot', 'queued'),
+    poolGauge(
+      'kg_ingest_runs_parked',
+      'Capture runs waiting for their host (FETCH_MAX_PER_HOST of its runs in progress), holding no place',
+      'parked',
+    ),
+  ];
   return {
     stage: (name: string, ms: number) => stage.observe({ stage: name }, ms / 1000),
     run: (outcome: RunOutcome | 'interrupted') => runs.inc({ outcome }),
@@ -59,9 +54,7 @@ export function createIngestMetrics(pool: () => { running: number; queued: numbe
       registry.registerMetric(stage);
       registry.registerMetric(runs);
       registry.registerMetric(sandbox);
-      registry.registerMetric(running);
-      registry.registerMetric(waiting);
-      registry.registerMetric(parked);
+      for (const gauge of gauges) registry.registerMetric(gauge);
     },
   };
 }

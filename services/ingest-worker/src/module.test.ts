@@ -148,5 +148,6 @@ describe('ingest-worker module', () => {
     expect(text).toMatch(/kg_ingest_runs_total\{outcome="processed"\} 17/);
     expect(text).toContain('kg_ingest_runs_in_progress 0');
     expect(text).toContain('kg_ingest_runs_waiting 0');
+    expect(text).toContain('kg_ingest_runs_parked 0');
   });
 });
