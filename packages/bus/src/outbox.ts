@@ -1,8 +1,7 @@
-import { inBackground } from '@kg/db';
 import { and, asc, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/pg-core';
 import type { Topic } from '@kg/contracts';
-import { newId, type Db, type DbOrTx, type OutboxTable } from '@kg/db';
+import { createPump, newId, type Db, type DbOrTx, type OutboxTable } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { EventBus } from './port';
 
@@ -58,10 +57,6 @@ export function createOutboxRelay(opts: {
       .delete(table)
       .where(and(isNotNull(table.publishedAt), lt(table.publishedAt, new Date(Date.now() - retentionMs))));
   }
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let stopped = true;
-  let again = false;
 
   async function publishBatch(): Promise<number> {
     return db.transaction(async (tx) => {
@@ -116,51 +111,24 @@ export function createOutboxRelay(opts: {
     return total;
   }
 
-  function run(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    // Background work, even when a request's commit wakes it (the database serves requests first).
-    running = inBackground(drainOnce)
-      .catch((err) => {
-        logger.warn({ err: String(err) }, 'outbox relay could not publish; will retry');
-        return 0;
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void run();
-        }
-      });
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void run().finally(schedule);
-    }, pollMs);
-  }
+  // Background work, even when a request's commit wakes it (the database serves requests first).
+  const pump = createPump({
+    pass: drainOnce,
+    onError: (err) => logger.warn({ err: String(err) }, 'outbox relay could not publish; will retry'),
+    nextInMs: () => pollMs,
+  });
 
   return {
     wake() {
-      if (!stopped) void run();
+      if (!pump.stopped) void pump.run();
     },
     flush: async () => {
-      if (running) await running;
-      return run();
+      await pump.settled();
+      return pump.run();
     },
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
+    start: () => pump.start(),
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      if (running) await running;
+      await pump.stop();
       await drainOnce().catch(() => 0);
     },
   };

@@ -19,3 +19,4 @@ export {
   type ProcessedEventsTable,
 } from './processed-events';
 export { inBackground, isBackground } from './priority';
+export { createPump, type Pump } from './pump';

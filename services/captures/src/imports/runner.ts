@@ -1,4 +1,4 @@
-import { inBackground } from '@kg/db';
+import { createPump } from '@kg/db';
 import { randomUUID } from 'node:crypto';
 import { parseBookmarks, place, type Entry } from '@kg/bookmarks';
 import { IMPORT_MAX_ERRORS } from '@kg/contracts';
@@ -82,14 +82,10 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
   const progressEvery = options.progressEvery ?? 1000;
   const abandonedUploadMs = options.abandonedUploadMs ?? 3600_000;
   const { db, blobs, logger } = ctx.captures;
-  let stopped = true;
   /** drain() runs imports although the runner was never started. */
   let draining = false;
-  const halted = () => stopped && !draining;
+  const halted = () => pump.stopped && !draining;
   let batches = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let again = false;
 
   const leaseUntil = () => new Date(ctx.captures.now().getTime() + ctx.leaseMs);
 
@@ -277,36 +273,18 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
     return total;
   }
 
-  function run(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = inBackground(pass)
-      .catch((err: unknown) => {
-        logger.warn({ err }, 'bookmark import pass failed; will retry');
-        return 0;
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void run();
-        } else if (!stopped) {
-          if (timer) clearTimeout(timer);
-          timer = setTimeout(() => void run(), idlePollMs);
-          timer.unref();
-        }
-      });
-    return running;
-  }
+  const pump = createPump({
+    pass,
+    onError: (err) => logger.warn({ err }, 'bookmark import pass failed; will retry'),
+    nextInMs: () => idlePollMs,
+  });
 
   return {
     wake() {
-      if (!stopped) void run();
+      if (!pump.stopped) void pump.run();
     },
     drain: async () => {
-      if (running) await running;
+      await pump.settled();
       draining = true;
       try {
         return await pass();
@@ -314,16 +292,10 @@ export function createImportRunner(ctx: ImportsContext, options: RunnerOptions =
         draining = false;
       }
     },
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      void run();
-    },
+    start: () => pump.start(),
     async stop() {
-      stopped = true;
       draining = false;
-      if (timer) clearTimeout(timer);
-      await running;
+      await pump.stop();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { inBackground } from '@kg/db';
+import { createPump } from '@kg/db';
 import {
   claimDue,
   finishDelivery,
@@ -50,10 +50,6 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
   const idlePollMs = options.idlePollMs ?? 10_000;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
   let prunedAt = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
-  let again = false;
-  let stopped = true;
 
   async function record({ delivery, endpoint }: Claimed, at: Date, result: SendResult): Promise<void> {
     const attempts = delivery.attempts + 1;
@@ -142,7 +138,7 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
       return claim;
     };
     const lane = async () => {
-      while (evenIfStopped || !stopped) {
+      while (evenIfStopped || !pump.stopped) {
         const claimed = await next();
         if (!claimed) return;
         try {
@@ -161,54 +157,25 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
     return total;
   }
 
-  function run(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = inBackground(pass)
-      .catch((err: unknown) => {
-        ctx.logger.warn({ err }, 'webhook dispatcher pass failed; will retry');
-        return 0;
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void run();
-        } else void schedule();
-      });
-    return running;
-  }
-
-  /** Sleeps until the next delivery is due, at most idlePollMs. */
-  async function schedule(): Promise<void> {
-    if (stopped) return;
-    const due = await nextDue(ctx.db).catch(() => null);
-    if (stopped || running) return;
-    const wait = due ? Math.max(0, Math.min(idlePollMs, due.getTime() - ctx.now().getTime())) : idlePollMs;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void run(), wait);
-    timer.unref();
-  }
+  const pump = createPump({
+    pass: () => pass(),
+    onError: (err) => ctx.logger.warn({ err }, 'webhook dispatcher pass failed; will retry'),
+    // Sleeps until the next delivery is due, at most idlePollMs.
+    nextInMs: async () => {
+      const due = await nextDue(ctx.db).catch(() => null);
+      return due ? Math.min(idlePollMs, due.getTime() - ctx.now().getTime()) : idlePollMs;
+    },
+  });
 
   return {
     wake() {
-      if (!stopped) void run();
+      if (!pump.stopped) void pump.run();
     },
     drain: async () => {
-      if (running) await running;
+      await pump.settled();
       return pass(true);
     },
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      void run();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
+    start: () => pump.start(),
+    stop: () => pump.stop(),
   };
 }
