@@ -15,6 +15,9 @@ import { gatewayConfigSchema } from './config';
 import { createEventFeed, feedFromBus } from './events/feed';
 import { PEER_CONTRACTS, type GatewayPeers } from './peers';
 
+/** How long a starting gateway waits for its live-event feed before it is ready anyway (Kafka down). */
+const FEED_JOIN_WAIT_MS = 30_000;
+
 /** The gateway as its own process: peers over tRPC/HTTP, the only service that takes public traffic. */
 try {
   const config = loadConfig('gateway', gatewayConfigSchema);
@@ -45,9 +48,15 @@ try {
   // peer that is down turns only its own routes into 503, and the JWKS comes from the auth
   // peer (cached; unreachable keys answer 503 on the routes that need them).
   // While it stops (SHUTDOWN_DRAIN_MS), it is not ready: the Service's endpoints drop it.
+  // A replica that has just started is not ready until its live-event feed has joined its
+  // consumer group (below): a stream opened on it before then would miss the events published
+  // meanwhile. Bounded by FEED_JOIN_WAIT_MS, so a Kafka outage never keeps the API away.
   const stopping: { drain?: Drain } = {};
+  const started = Date.now();
+  let feedJoined = false;
   const ready = async () => {
     if (stopping.drain?.draining()) throw new Error('shutting down');
+    if (!feedJoined && Date.now() - started < FEED_JOIN_WAIT_MS) throw new Error('live events not joined yet');
     return kv.ping();
   };
   const metrics = createMetrics('gateway');
@@ -56,7 +65,10 @@ try {
   const events = createEventFeed();
   const bus = createKafkaBus({ ...kafkaConnection(config), clientId: 'gateway', logger });
   const group = `gateway-events-${hostname()}-${randomUUID().slice(0, 8)}`;
-  await feedFromBus(bus, events, group, logger);
+  await feedFromBus(bus, events, group, logger, (live) => {
+    if (live && !feedJoined) logger.info({ group, ms: Date.now() - started }, 'live events joined: ready');
+    feedJoined ||= live;
+  });
   // Verified API keys are kept API_KEY_CACHE_TTL_SECONDS; a revocation event drops one at once.
   const apiKeys = apiKeyCache(config);
   await revocationsFromBus(bus, apiKeys, group, logger);

@@ -78,7 +78,8 @@ spec:
             timeoutSeconds: 3
             failureThreshold: 3
           # /readyz answers 503 while one of the service's own dependencies (its database, the
-          # gateway's and graph's Redis) is down; never because a peer service is down.
+          # gateway's and graph's Redis) is down; never because a peer service is down. A gateway
+          # that has just started is ready once its live-event feed has joined (at most 30 s).
           readinessProbe:
             httpGet: { path: /readyz, port: http }
             periodSeconds: 5

@@ -99,7 +99,14 @@ const sessionEndReason = (event: SessionEvent): EndReason =>
  * the consumer group; in the distributed mode each gateway replica uses its own (every replica
  * must see every event for the streams it holds) starting at the newest message.
  */
-export async function feedFromBus(bus: EventBus, feed: EventFeed, group: string, logger: Logger): Promise<void> {
+export async function feedFromBus(
+  bus: EventBus,
+  feed: EventFeed,
+  group: string,
+  logger: Logger,
+  /** Told when the group's subscriptions are live (every event published from then on reaches them), and when not. */
+  onLive?: (live: boolean) => void,
+): Promise<void> {
   const deliver = async (event: LiveEvent) => {
     try {
       feed.publish(event);
@@ -108,7 +115,7 @@ export async function feedFromBus(bus: EventBus, feed: EventFeed, group: string,
     }
   };
   const live = { group, fromBeginning: false, maxAttempts: 1 } as const;
-  await bus.subscribe({ topic: TOPICS.captureChanges, ...live, handler: deliver });
+  await bus.subscribe({ topic: TOPICS.captureChanges, ...live, ...(onLive ? { onLive } : {}), handler: deliver });
   await bus.subscribe({ topic: TOPICS.graphNodes, ...live, handler: deliver });
   await bus.subscribe({
     topic: TOPICS.apiKeys,
