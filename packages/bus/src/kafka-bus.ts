@@ -108,11 +108,16 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       const consumer = kafka.consumer({ groupId: group, sessionTimeout: 15_000, heartbeatInterval: HEARTBEAT_MS });
       // A crash kafkajs does not restart from (a non-retriable error) would leave the group
       // without this consumer and the service none the wiser: attach a new one instead.
+      // It may crash while run() below is still starting (a group coordinator still loading):
+      // then it is never marked attached, or the new one would be skipped and nothing consumed.
+      let crashed = false;
       consumer.on(consumer.events.CRASH, ({ payload }) => {
         if (payload.restart || stopped) return;
+        crashed = true;
         logger.error({ err: String(payload.error), group }, 'kafka consumer crashed; attaching a new one');
         attached.delete(group);
-        consumers.splice(consumers.indexOf(consumer), 1);
+        const at = consumers.indexOf(consumer);
+        if (at >= 0) consumers.splice(at, 1);
         void consumer.disconnect().catch(() => undefined);
         reattach();
       });
@@ -134,6 +139,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
           await consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
         },
       });
+      if (crashed) continue; // its crash handler attaches a new one once this pass ends
       attached.add(group);
       consumers.push(consumer);
     }
