@@ -1,15 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS, type CaptureQueuedEvent } from '@kg/contracts';
-import { createMemoryBus, newEventId } from '@kg/bus';
+import { TOPICS } from '@kg/contracts';
 import { createMemoryKv } from '@kg/kv';
-import { createLogger } from '@kg/logger';
-import { pipelineConfigSchema } from './config';
 import { createHostGate } from './host-gate';
 import { hostGateContract } from './host-gate.suite';
-import { createIngestWorkerModule } from './module';
-import { fakeServices } from './testing';
+import { queuedEvent, startTestWorker, type TestWorker } from './testing-worker';
 
 const memory = createMemoryKv();
 afterAll(() => memory.close());
@@ -19,46 +15,6 @@ describe('host gate (memory kv)', () =>
     const gate = createHostGate({ kv: memory, ...opts });
     return [gate, gate];
   }));
-
-/** The ingest worker as deployed, on an in-memory bus and kv, with fake services and these settings. */
-async function startWorker(env: Record<string, string>) {
-  const logger = createLogger('test', 'silent');
-  const fake = fakeServices();
-  const bus = createMemoryBus(logger);
-  const kv = createMemoryKv();
-  const module = await createIngestWorkerModule({
-    bus,
-    logger,
-    captures: fake.capturesHandle,
-    graph: fake.graphHandle,
-    search: fake.searchHandle,
-    kv,
-    config: pipelineConfigSchema.parse({ OCR_ENABLED: 'false', FETCH_ALLOWLIST: '127.0.0.0/8', ...env }),
-  });
-  await module.start();
-  await bus.start();
-  return {
-    fake,
-    bus,
-    module,
-    async stop() {
-      await module.stop();
-      await bus.stop();
-      await kv.close();
-    },
-  };
-}
-type Worker = Awaited<ReturnType<typeof startWorker>>;
-
-/** The captures service's `capture.queued` for a run (with the host it will fetch from, as it names it). */
-const queued = (job: { tenant_id: string; capture_id: string; run_id: string }, host?: string): CaptureQueuedEvent => ({
-  id: newEventId(),
-  type: 'capture.queued',
-  tenant_id: job.tenant_id,
-  occurred_at: new Date().toISOString(),
-  version: 1,
-  data: { capture_id: job.capture_id, run_id: job.run_id, reason: 'created', ...(host ? { fetch_host: host } : {}) },
-});
 
 const listen = async (server: http.Server, address: string) => {
   await new Promise<void>((r) => server.listen(0, address, r));
@@ -76,7 +32,7 @@ describe('per-host politeness of the fetch stage', () => {
   let mostInFlight = 0;
   const servers: http.Server[] = [];
   const bases: string[] = [];
-  let worker: Worker;
+  let worker: TestWorker;
 
   beforeAll(async () => {
     for (const address of ['127.0.0.1', '127.0.0.2']) {
@@ -93,7 +49,7 @@ describe('per-host politeness of the fetch stage', () => {
       servers.push(server);
       bases.push(await listen(server, address));
     }
-    worker = await startWorker({});
+    worker = await startTestWorker({ OCR_ENABLED: 'false', FETCH_ALLOWLIST: '127.0.0.0/8' });
     // Warm the HTTP client (a process's first request is tens of ms slower), then forget it.
     for (const base of bases) await fetch(`${base}/warm-up`).then((r) => r.text());
     arrivals.length = 0;
@@ -112,7 +68,7 @@ describe('per-host politeness of the fetch stage', () => {
     const t0 = Date.now();
     await bus.publish(
       TOPICS.captures,
-      [...busy, other].map((j) => ({ key: j.tenant_id, value: queued(j) })),
+      [...busy, other].map((j) => ({ key: j.tenant_id, value: queuedEvent(j) })),
     );
     await bus.drain();
     await module.idle();
@@ -144,7 +100,7 @@ describe('a flood of one host’s captures', () => {
   const arrivals: string[] = [];
   let server: http.Server;
   let base = '';
-  let worker: Worker;
+  let worker: TestWorker;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -153,7 +109,12 @@ describe('a flood of one host’s captures', () => {
       res.end(`Page ${req.url}. Bees make honey.`);
     });
     base = await listen(server, '127.0.0.1');
-    worker = await startWorker({ INGEST_QUEUE_LIMIT: '4', FETCH_HOST_INTERVAL_MS: '200' });
+    worker = await startTestWorker({
+      OCR_ENABLED: 'false',
+      FETCH_ALLOWLIST: '127.0.0.0/8',
+      INGEST_QUEUE_LIMIT: '4',
+      FETCH_HOST_INTERVAL_MS: '200',
+    });
   });
   afterAll(async () => {
     await worker.stop();
@@ -168,8 +129,8 @@ describe('a flood of one host’s captures', () => {
     );
     const note = fake.add({ raw_text: 'A thought of my own, written while the import runs.' });
     void bus.publish(TOPICS.captures, [
-      ...flood.map((j) => ({ key: j.tenant_id, value: queued(j, '127.0.0.1') })),
-      { key: note.tenant_id, value: queued(note) },
+      ...flood.map((j) => ({ key: j.tenant_id, value: queuedEvent(j, '127.0.0.1') })),
+      { key: note.tenant_id, value: queuedEvent(note) },
     ]);
     const deadline = Date.now() + 20_000;
     while (status(note.capture_id) !== 'processed' && Date.now() < deadline)

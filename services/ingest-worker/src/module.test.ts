@@ -1,40 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
-import { TOPICS, type CaptureQueuedEvent } from '@kg/contracts';
-import { createMemoryBus, newEventId } from '@kg/bus';
-import { createMemoryKv } from '@kg/kv';
-import { createLogger } from '@kg/logger';
-import { pipelineConfigSchema } from './config';
-import { createIngestWorkerModule } from './module';
-import { fakeServices } from './testing';
+import { TOPICS } from '@kg/contracts';
+import { queuedEvent, startTestWorker } from './testing-worker';
 
-const logger = createLogger('test', 'silent');
-const fake = fakeServices();
-const bus = createMemoryBus(logger);
-const module = await createIngestWorkerModule({
-  bus,
-  logger,
-  captures: fake.capturesHandle,
-  graph: fake.graphHandle,
-  search: fake.searchHandle,
-  kv: createMemoryKv(),
-  config: pipelineConfigSchema.parse({ OCR_ENABLED: 'false', INGEST_CONCURRENCY: '3' }),
-});
-await module.start();
-await bus.start();
-afterAll(async () => {
-  await module.stop();
-  await bus.stop();
-});
-
-const queued = (job: { tenant_id: string; capture_id: string; run_id: string }): CaptureQueuedEvent => ({
-  id: newEventId(),
-  type: 'capture.queued',
-  tenant_id: job.tenant_id,
-  occurred_at: new Date().toISOString(),
-  version: 1,
-  data: { capture_id: job.capture_id, run_id: job.run_id, reason: 'created' },
-});
+const worker = await startTestWorker({ OCR_ENABLED: 'false', INGEST_CONCURRENCY: '3' });
+const { fake, bus, module } = worker;
+afterAll(() => worker.stop());
+const queued = (job: { tenant_id: string; capture_id: string; run_id: string }) => queuedEvent(job);
 
 describe('ingest-worker module', () => {
   it('consumes capture.queued from the bus and processes each capture once, duplicates included', async () => {
