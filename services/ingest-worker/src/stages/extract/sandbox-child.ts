@@ -1,4 +1,4 @@
-// Entry of one extraction sandbox process (sandbox.ts starts it under OS limits): it takes one
+// Entry of one extraction sandbox process (sandbox.ts starts it under OS limits, bundled by sandbox-entry.ts): it takes one
 // job over the IPC channel, parses the untrusted content, answers once, and exits. Nothing of
 // the service runs here, no secret is in its environment, and a parser that blows up takes
 // only this process with it.

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { permanent, transient, type StageError } from '../result';
 import type { ContentJob, ContentSettings } from './content';
+import { sandboxEntry } from './sandbox-entry';
 import type { Extracted } from './types';
 
 /** What the parent sends to a sandbox process: one job. */
@@ -58,10 +57,6 @@ export const SANDBOX_START_TIMEOUT_MS = 30_000;
 /** Seconds of CPU beyond the wall time limit before the kernel's RLIMIT_CPU stops the process (start-up costs some). */
 const CPU_GRACE_S = 5;
 
-const CHILD_ENTRY = fileURLToPath(new URL('./sandbox-child.ts', import.meta.url));
-/** tsx's loader, so the child runs the TypeScript sources as the services do (npm start, the image). */
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
 const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.ceil(ms / 1000)} s`);
 
@@ -101,7 +96,8 @@ export function exitReason(
  * The extraction sandbox: every parser of untrusted bytes (PDF, DOCX, DOC, HTML, images and
  * OCR) runs in a child process of its own, one job per process, at most `processes` at once,
  * never in the service's heap. Each process runs under a hard address-space limit and a CPU
- * time limit set by the kernel (`ulimit -v` and `-t` of /bin/sh, then exec of node), a V8 heap
+ * time limit set by the kernel (`ulimit -v` and `-t` of /bin/sh, then exec of node, started
+ * from the bundled entry of sandbox-entry.ts), a V8 heap
  * limit, a watchdog that kills it once its resident memory passes the limit, a wall-time limit,
  * and a limit on the size of its answer; its environment holds no secret. A process that
  * passes a limit is killed and its job fails permanently naming the limit
@@ -128,7 +124,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     else running--;
   }
 
-  function runInChild(job: ContentJob, timeoutMs: number): Promise<{ out: Extracted; models: string[] }> {
+  function runInChild(
+    entry: string,
+    job: ContentJob,
+    timeoutMs: number,
+  ): Promise<{ out: Extracted; models: string[] }> {
     const cpuSeconds = Math.ceil(timeoutMs / 1000) + CPU_GRACE_S;
     const limits = { memoryLimitMb: opts.memoryLimitMb, timeoutMs, cpuSeconds };
     // The kernel's limits first (soft, then hard: SIGXCPU at the soft CPU limit, SIGKILL 2 s later), then node.
@@ -143,9 +143,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
         `--max-old-space-size=${opts.memoryLimitMb}`,
         '--disable-wasm-trap-handler',
         `--wasm-max-mem-pages=${opts.memoryLimitMb * 16}`,
-        '--import',
-        TSX_LOADER,
-        CHILD_ENTRY,
+        entry,
       ],
       {
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -240,7 +238,10 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       await slot();
       try {
         if (closed) throw transient('the extraction sandbox is closed');
-        return await runInChild(job, timeoutMs);
+        const entry = await sandboxEntry().catch((err: unknown) => {
+          throw transient(`the extraction sandbox could not be built: ${(err as Error).message}`);
+        });
+        return await runInChild(entry, job, timeoutMs);
       } finally {
         release();
       }

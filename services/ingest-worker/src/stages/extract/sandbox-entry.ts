@@ -1,0 +1,96 @@
+import { rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const CHILD_SOURCE = fileURLToPath(new URL('./sandbox-child.ts', import.meta.url));
+
+/**
+ * Packages bundled into the sandbox's entry: the HTML path's parsers, which every page capture
+ * loads. The others (pdf.js, tesseract and its data, mammoth, word-extractor, yauzl, image-size)
+ * stay where npm put them, imported by absolute URL when a job of their format needs them:
+ * some load files relative to their own folder at run time.
+ */
+const BUNDLED = new Set(['linkedom', '@mozilla/readability', 'turndown']);
+const BUILTINS = new Set(builtinModules);
+
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+const inPackage = (file: string) => file.split(path.sep).includes('node_modules');
+
+/**
+ * A package our own sources import, outside BUNDLED, becomes an import of its resolved file,
+ * so the bundle runs from any folder (our sources sit beside this file: they resolve as it
+ * does). What the bundled packages import is bundled with them, but for Node's own modules and
+ * the optional ones they look for and may not find (linkedom's `canvas`), which stay as they are.
+ */
+const resolvedExternals: Plugin = {
+  name: 'kg-resolved-externals',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || BUILTINS.has(args.path)) return { path: args.path, external: true };
+      if (inPackage(args.importer)) return undefined;
+      if (BUNDLED.has(packageName(args.path))) return undefined;
+      return { path: import.meta.resolve(args.path), external: true };
+    });
+    // Our sources keep their own location: what they resolve from it (ocr.ts: tesseract's
+    // files) is found where it was, not beside the bundle.
+    b.onLoad({ filter: /\.ts$/ }, async (args) =>
+      inPackage(args.path)
+        ? undefined
+        : {
+            contents: (await readFile(args.path, 'utf8')).replaceAll(
+              'import.meta.url',
+              JSON.stringify(pathToFileURL(args.path).href),
+            ),
+            loader: 'ts',
+          },
+    );
+  },
+};
+
+let entry: Promise<string> | null = null;
+
+/**
+ * The sandbox process's entry as plain JavaScript: sandbox-child.ts and what it imports,
+ * bundled by esbuild into a folder of its own under the temporary directory, once per
+ * process (removed when the process exits). A sandbox process then starts with `node` alone:
+ * under tsx's loader, every page capture paid ~1 s of CPU to start one (transforming and
+ * loading linkedom, Readability and turndown), bundled ~0.2 s.
+ */
+export function sandboxEntry(): Promise<string> {
+  entry ??= (async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'kg-extract-'));
+    const remove = () => rmSync(dir, { recursive: true, force: true });
+    process.once('exit', remove);
+    await build({
+      entryPoints: [CHILD_SOURCE],
+      bundle: true,
+      splitting: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      outdir: dir,
+      logLevel: 'silent',
+      plugins: [resolvedExternals],
+      // CommonJS inside the bundle (turndown) may require() Node's own modules.
+      banner: {
+        js: "import { createRequire as __kgRequire } from 'node:module'; const require = __kgRequire(import.meta.url);",
+      },
+    }).catch(async (err: unknown) => {
+      process.off('exit', remove);
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    });
+    return path.join(dir, 'sandbox-child.js');
+  })();
+  entry.catch(() => (entry = null)); // a failed build is tried again by the next job
+  return entry;
+}
