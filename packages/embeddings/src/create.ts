@@ -10,8 +10,9 @@ export interface EmbeddingsConfig {
 }
 
 /**
- * Builds the configured embedder: `local` loads the ONNX model (fetch it first with
- * scripts/models/fetch-minilm.sh; `npm start` and `npm test` do), `openai` talks to a server.
+ * Builds the configured embedder: `local` loads the ONNX model in a worker thread of its own
+ * (thread.ts; fetch it first with scripts/models/fetch-minilm.sh, `npm start` and `npm test`
+ * do), `openai` talks to a server.
  * Resolves once the embedder can embed; rejects with an EmbeddingsError naming what is missing.
  */
 export async function createEmbedder(config: EmbeddingsConfig): Promise<Embedder> {
@@ -23,8 +24,8 @@ export async function createEmbedder(config: EmbeddingsConfig): Promise<Embedder
       apiKey: config.EMBEDDINGS_API_KEY,
     });
   }
-  const { createLocalEmbedder } = await import('./local');
-  return createLocalEmbedder({ modelDir: config.EMBEDDINGS_MODEL_DIR });
+  const { createThreadedEmbedder } = await import('./thread');
+  return createThreadedEmbedder({ modelDir: config.EMBEDDINGS_MODEL_DIR });
 }
 
 function required(value: string | undefined, name: string): string {

@@ -90,10 +90,11 @@ describe('local embedder (all-MiniLM-L6-v2 int8 ONNX)', () => {
     await expect(createLocalEmbedder({ modelDir: '/nonexistent/model-dir' })).rejects.toThrow(/fetch-minilm\.sh/);
   });
 
-  it('is what createEmbedder builds by default, from EMBEDDINGS_MODEL_DIR when set', async () => {
+  it('is what createEmbedder builds by default (in a worker thread), from EMBEDDINGS_MODEL_DIR when set', async () => {
     const made = await createEmbedder({ EMBEDDINGS_PROVIDER: 'local' });
     try {
       expect(made.model).toBe(LOCAL_MODEL);
+      expect(made).toHaveProperty('threadsStarted', 1); // in a worker thread (thread.ts)
       const [v] = await made.embed([reference.cases[0]!.text], 'query');
       expect(cosine(v!, reference.cases[0]!.vector)).toBeGreaterThanOrEqual(0.999);
     } finally {

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalEmbedder } from './local';
+import type { Embedder } from './port';
+import { ensureLocalModel } from './testing/model';
+import { createThreadedEmbedder, type ThreadedEmbedder } from './thread';
+
+const TEXTS = ['a note about graphs', 'Kubernetes pods roll during an upgrade', 'x'];
+
+describe('local embedder in a worker thread', () => {
+  let inProcess: Embedder;
+  let threaded: ThreadedEmbedder;
+  beforeAll(async () => {
+    ensureLocalModel();
+    [inProcess, threaded] = await Promise.all([createLocalEmbedder(), createThreadedEmbedder()]);
+  }, 300_000);
+  afterAll(async () => {
+    await inProcess?.close();
+    await threaded?.close();
+  });
+
+  it('answers the same vectors as the in-process model, in input order', async () => {
+    const [a, b] = await Promise.all([inProcess.embed(TEXTS, 'passage'), threaded.embed(TEXTS, 'passage')]);
+    expect(threaded.model).toBe(inProcess.model);
+    expect(b).toHaveLength(TEXTS.length);
+    b.forEach((v, i) => {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect([...v]).toEqual([...a[i]!]);
+    });
+  });
+
+  it('leaves the event loop free while it embeds', async () => {
+    const long = Array.from({ length: 15 }, (_, i) => `text ${i} ` + 'words of prose about many things '.repeat(30));
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 5);
+    const t0 = performance.now();
+    await threaded.embed(long, 'passage');
+    const elapsed = performance.now() - t0;
+    clearInterval(timer);
+    // In-process, the timer could not fire during the forward passes (one tick at most per pass).
+    expect(elapsed).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+  });
+
+  it('starts a new thread when its thread dies, failing only the calls it held', async () => {
+    const e = await createThreadedEmbedder();
+    try {
+      const held = e.embed(
+        Array.from({ length: 50 }, (_, i) => `text ${i} `.repeat(40)),
+        'passage',
+      );
+      await e.terminate();
+      await expect(held).rejects.toMatchObject({ name: 'EmbeddingsError', retryable: true });
+      const [v] = await e.embed(['another text'], 'query');
+      expect(v).toHaveLength(384);
+      expect(e.threadsStarted).toBe(2);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('refuses calls after close', async () => {
+    const e = await createThreadedEmbedder();
+    await e.close();
+    await expect(e.embed(['late'], 'query')).rejects.toThrow(/closed/);
+  });
+});
