@@ -1,5 +1,6 @@
 import { createExtractStage, type ExtractStage } from './stages/extract/index';
-import { createSandbox, SANDBOX_START_TIMEOUT_MS, type Sandbox, type SandboxOutcome } from './stages/extract/sandbox';
+import { SANDBOX_START_TIMEOUT_MS, type Sandbox, type SandboxOutcome } from './stages/extract/sandbox';
+import { createSupervisedSandbox } from './stages/extract/supervised';
 import { createFetchStage, type FetchStage } from './stages/fetch';
 import { createSummariseStage, type SummariseStage } from './stages/summarise';
 import type { PipelineConfig } from './config';
@@ -13,14 +14,17 @@ export interface Stages {
   sandbox: Sandbox;
 }
 
-/** The extract stage's attempt limit: its sandbox's longest wall time, start-up included, or the stage limit if longer. */
+/**
+ * The extract stage's attempt limit: its sandbox's longest wall time, start-up included (the
+ * supervisor's, with the first job, then the sandbox process's), or the stage limit if longer.
+ */
 export function extractStageTimeoutMs(c: PipelineConfig): number {
   const longest = Math.max(c.EXTRACT_TIMEOUT_MS, c.PDF_TIMEOUT_MS, c.OCR_TIMEOUT_MS);
-  return Math.max(c.INGEST_STAGE_TIMEOUT_MS, longest + SANDBOX_START_TIMEOUT_MS + 5000);
+  return Math.max(c.INGEST_STAGE_TIMEOUT_MS, longest + 2 * SANDBOX_START_TIMEOUT_MS + 5000);
 }
 
 export function createStages(c: PipelineConfig, hooks: { onSandbox?: (outcome: SandboxOutcome) => void } = {}): Stages {
-  const sandbox = createSandbox({
+  const sandbox = createSupervisedSandbox({
     ...(hooks.onSandbox ? { onOutcome: hooks.onSandbox } : {}),
     processes: c.EXTRACT_SANDBOX_PROCESSES,
     memoryLimitMb: c.EXTRACT_MEMORY_LIMIT_MB,

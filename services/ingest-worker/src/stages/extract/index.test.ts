@@ -2,9 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { digest, StageError } from '../result';
 import { makeDocx, makePdf, makePng } from './fixtures';
 import { createExtractStage, type ExtractInput } from './index';
+import { sandboxEntry } from './sandbox-entry';
 import { createSandbox } from './sandbox';
 
 const sandbox = createSandbox({
+  childEntry: sandboxEntry,
   processes: 2,
   memoryLimitMb: 512,
   outputMaxBytes: 1e6,

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
-const CHILD_SOURCE = fileURLToPath(new URL('./sandbox-child.ts', import.meta.url));
+const ENTRIES = {
+  child: fileURLToPath(new URL('./sandbox-child.ts', import.meta.url)),
+  supervisor: fileURLToPath(new URL('./sandbox-supervisor.ts', import.meta.url)),
+};
 
 /**
  * Packages bundled into the sandbox's entry: the HTML path's parsers, which every page capture
@@ -56,22 +59,30 @@ const resolvedExternals: Plugin = {
   },
 };
 
-let entry: Promise<string> | null = null;
+/** The two entries, in one folder: the supervisor finds the child's beside its own. */
+export interface SandboxEntries {
+  /** One sandbox process (sandbox-child.ts). */
+  child: string;
+  /** The process that starts them (sandbox-supervisor.ts). */
+  supervisor: string;
+}
+
+let entries: Promise<SandboxEntries> | null = null;
 
 /**
- * The sandbox process's entry as plain JavaScript: sandbox-child.ts and what it imports,
- * bundled by esbuild into a folder of its own under the temporary directory, once per
- * process (removed when the process exits). A sandbox process then starts with `node` alone:
- * under tsx's loader, every page capture paid ~1 s of CPU to start one (transforming and
- * loading linkedom, Readability and turndown), bundled ~0.2 s.
+ * The sandbox's entries as plain JavaScript: sandbox-child.ts, sandbox-supervisor.ts and what
+ * they import, bundled by esbuild into a folder of their own under the temporary directory,
+ * once per process (removed when the process exits). A sandbox process then starts with
+ * `node` alone: under tsx's loader, every page capture paid ~1 s of CPU to start one
+ * (transforming and loading linkedom, Readability and turndown), bundled ~0.2 s.
  */
-export function sandboxEntry(): Promise<string> {
-  entry ??= (async () => {
+export function sandboxEntries(): Promise<SandboxEntries> {
+  entries ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'kg-extract-'));
     const remove = () => rmSync(dir, { recursive: true, force: true });
     process.once('exit', remove);
     await build({
-      entryPoints: [CHILD_SOURCE],
+      entryPoints: Object.values(ENTRIES),
       bundle: true,
       splitting: true,
       platform: 'node',
@@ -89,8 +100,11 @@ export function sandboxEntry(): Promise<string> {
       await rm(dir, { recursive: true, force: true });
       throw err;
     });
-    return path.join(dir, 'sandbox-child.js');
+    return { child: path.join(dir, 'sandbox-child.js'), supervisor: path.join(dir, 'sandbox-supervisor.js') };
   })();
-  entry.catch(() => (entry = null)); // a failed build is tried again by the next job
-  return entry;
+  entries.catch(() => (entries = null)); // a failed build is tried again by the next job
+  return entries;
 }
+
+/** The sandbox process's entry alone (a sandbox run from this process: tests). */
+export const sandboxEntry = () => sandboxEntries().then((e) => e.child);

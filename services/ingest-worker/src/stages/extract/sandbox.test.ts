@@ -3,6 +3,7 @@ import { docx, pdf, pdfBomb } from '@kg/test-hostile-files';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StageError } from '../result';
 import type { ContentJob } from './content';
+import { sandboxEntry } from './sandbox-entry';
 import { createSandbox, exitReason, type SandboxOptions } from './sandbox';
 
 const settings: SandboxOptions['settings'] = {
@@ -15,6 +16,7 @@ const sandboxes: ReturnType<typeof createSandbox>[] = [];
 const outcomes: string[] = [];
 const sandbox = (over: Partial<SandboxOptions> = {}) => {
   const s = createSandbox({
+    childEntry: sandboxEntry,
     processes: 2,
     memoryLimitMb: 256,
     outputMaxBytes: 1024 * 1024,

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { permanent, transient, type StageError } from '../result';
 import type { ContentJob, ContentSettings } from './content';
-import { sandboxEntry } from './sandbox-entry';
 import type { Extracted } from './types';
 
 /** What the parent sends to a sandbox process: one job. */
@@ -22,6 +21,8 @@ export type SandboxAnswer =
 export type SandboxOutcome = 'ok' | 'refused' | 'memory' | 'time' | 'cpu' | 'output' | 'crashed' | 'not_started';
 
 export interface SandboxOptions {
+  /** The sandbox process's entry, plain JavaScript (sandbox-entry.ts builds it). */
+  childEntry: () => Promise<string>;
   /** Told how each extraction ended (the worker's metrics). */
   onOutcome?: (outcome: SandboxOutcome) => void;
   /** Sandbox processes at once; more jobs wait their turn. */
@@ -46,7 +47,6 @@ export interface Sandbox {
   run(job: ContentJob, timeoutMs: number): Promise<{ out: Extracted; models: string[] }>;
   /** Stops every sandbox process (their jobs fail, retryably) and refuses new jobs. */
   close(): Promise<void>;
-  readonly stats: { running: number; waiting: number };
 }
 
 /** Measured on Node 24 (x86-64): a sandbox that has loaded pdf.js or tesseract's WebAssembly maps ~1.5-2.1 GiB it never touches. */
@@ -103,7 +103,9 @@ export function exitReason(
  * passes a limit is killed and its job fails permanently naming the limit
  * (`memory exceeds the 256 MiB limit`): retrying the same bytes cannot help.
  */
-export function createSandbox(opts: SandboxOptions): Sandbox {
+export function createSandbox(
+  opts: SandboxOptions,
+): Sandbox & { readonly stats: { running: number; waiting: number } } {
   const addressSpaceMb = opts.addressSpaceMb ?? opts.memoryLimitMb + ADDRESS_SPACE_HEADROOM_MB;
   const startTimeoutMs = opts.startTimeoutMs ?? SANDBOX_START_TIMEOUT_MS;
   const waiting: (() => void)[] = [];
@@ -238,7 +240,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       await slot();
       try {
         if (closed) throw transient('the extraction sandbox is closed');
-        const entry = await sandboxEntry().catch((err: unknown) => {
+        const entry = await opts.childEntry().catch((err: unknown) => {
           throw transient(`the extraction sandbox could not be built: ${(err as Error).message}`);
         });
         return await runInChild(entry, job, timeoutMs);
