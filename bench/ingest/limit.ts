@@ -1,6 +1,7 @@
 import { summarize } from '../graph/stats';
 import { createExtractStage } from '../../services/ingest-worker/src/stages/extract/index';
 import { createSandbox } from '../../services/ingest-worker/src/stages/extract/sandbox';
+import { sandboxEntry } from '../../services/ingest-worker/src/stages/extract/sandbox-entry';
 import { createSummariseStage } from '../../services/ingest-worker/src/stages/summarise';
 
 /**
@@ -10,6 +11,7 @@ import { createSummariseStage } from '../../services/ingest-worker/src/stages/su
 export async function inProcessLimit(n: number, text: (i: number) => string) {
   // Notes never reach the extraction sandbox (plain text is not parsed): no process is started.
   const sandbox = createSandbox({
+    childEntry: sandboxEntry,
     processes: 1,
     memoryLimitMb: 256,
     outputMaxBytes: 1e6,
