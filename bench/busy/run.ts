@@ -124,8 +124,8 @@ async function indexed(target: Target, auth: string, probes: Array<{ id: string;
       auth,
       'GET',
       `/nodes?mode=semantic&per_page=10&query=${encodeURIComponent(p.text)}`,
-    );
-    if (!page.data.some((n) => n.id === p.id)) return false;
+    ).catch(() => null); // the vector index not made yet (503): not caught up
+    if (!page?.data.some((n) => n.id === p.id)) return false;
   }
   return true;
 }
