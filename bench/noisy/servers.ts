@@ -42,8 +42,11 @@ export async function startEmbeddedTarget(): Promise<Target> {
   };
 }
 
-/** The seven services as separate processes on scripts/infra, with their defaults (hold the lock: withDistributedLock). */
-export async function startDistributedTarget(): Promise<Target> {
+/**
+ * The seven services as separate processes on scripts/infra, with their defaults but for `env`
+ * (hold the lock: withDistributedLock).
+ */
+export async function startDistributedTarget(env: Record<string, string> = {}): Promise<Target> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kg-bench-noisy-dist-'));
   const cluster = await startCluster({
     dataDir,
@@ -51,7 +54,7 @@ export async function startDistributedTarget(): Promise<Target> {
     basePort: await freePortBlock(18400),
     manageInfra: true,
     freshDatabase: true,
-    extraEnv: { LOG_LEVEL: 'warn' },
+    extraEnv: { LOG_LEVEL: 'warn', ...env },
   });
   const running = cluster.specs.filter((s) => !s.optional);
   const pids = new Map<string, number>();
