@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,12 +17,12 @@ declare const chrome: typeof browser;
  */
 export const EXTENSION = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../extension/.output-test/chrome-mv3',
+  '../../../extension/.output-test/chrome-mv3',
 );
 /** The same, built as if the person had also allowed the optional `tabs` permission in the options. */
 export const EXTENSION_TABS = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../extension/.output-test-tabs/chrome-mv3',
+  '../../../extension/.output-test-tabs/chrome-mv3',
 );
 export const BASE = () => process.env['KG_BASE_URL']!;
 
@@ -54,6 +54,9 @@ export async function launch(
   profile: string,
   extension = EXTENSION,
 ): Promise<{ context: BrowserContext; worker: Worker; id: string }> {
+  // Chromium waits for ever for the service worker of an extension it could not load.
+  if (!existsSync(path.join(extension, 'manifest.json')))
+    throw new Error(`no extension built at ${extension} (scripts/dashboard/test-browser.sh builds it)`);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env['KG_CHROMIUM']!,
     headless: true,
