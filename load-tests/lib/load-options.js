@@ -1,10 +1,16 @@
 // Load presets (after grafana/quickpizza): pick one with -e PRESET=smoke|average|stress|soak.
 // Every preset is bounded in time; each scenario of a script gets `weight` × the preset's VUs.
 
+/**
+ * The overall latency threshold's metric: the scenarios' requests (scenariosFor tags them), not
+ * setup()'s bulk load of the tenant, whose writes on a busy CI machine alone passed 500 ms at p95.
+ */
+export const LATENCY = 'http_req_duration{phase:scenarios}';
+
 /** Thresholds shared by the presets; a failed threshold makes `k6 run` exit non-zero. */
 const strict = {
   http_req_failed: ['rate<0.01'],
-  http_req_duration: ['p(95)<500', 'p(99)<1000'],
+  [LATENCY]: ['p(95)<500', 'p(99)<1000'],
   checks: ['rate>0.99'],
 };
 
@@ -40,7 +46,7 @@ export const presets = {
     },
     thresholds: {
       http_req_failed: ['rate<0.05'],
-      http_req_duration: ['p(95)<1500', 'p(99)<3000'],
+      [LATENCY]: ['p(95)<1500', 'p(99)<3000'],
       checks: ['rate>0.95'],
     },
   },
@@ -71,10 +77,18 @@ export function scenariosFor(p, execs) {
     const e = p.executor;
     scenarios[name] =
       e.executor === 'constant-vus'
-        ? { executor: 'constant-vus', exec, vus: scale(e.vus, weight), duration: e.duration, gracefulStop: '10s' }
+        ? {
+            executor: 'constant-vus',
+            exec,
+            tags: { phase: 'scenarios' },
+            vus: scale(e.vus, weight),
+            duration: e.duration,
+            gracefulStop: '10s',
+          }
         : {
             executor: 'ramping-vus',
             exec,
+            tags: { phase: 'scenarios' },
             startVUs: 0,
             stages: e.stages.map((s) => ({ duration: s.duration, target: s.target && scale(s.target, weight) })),
             gracefulRampDown: '10s',

@@ -13,7 +13,7 @@ import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Trend } from 'k6/metrics';
 import { requireTarget } from '../lib/auth.js';
-import { preset, scenariosFor } from '../lib/load-options.js';
+import { LATENCY, preset, scenariosFor } from '../lib/load-options.js';
 import { createKeys, revokeKeys, sessionParams } from '../lib/session.js';
 import { summaryFiles } from '../lib/summary.js';
 import { API, THINK_TIME } from '../lib/target.js';
@@ -48,7 +48,7 @@ const scenarios = scenariosFor(p, {
  * Latency budgets (ms) per scenario, for the 2-core machine with all scenarios at once (the
  * bench, npm run bench:http, holds the tight targets); stress triples them.
  */
-const widen = p.thresholds.http_req_duration[0] === 'p(95)<500' ? 1 : 3;
+const widen = p.thresholds[LATENCY][0] === 'p(95)<500' ? 1 : 3;
 const budget = (p95, p99) => [`p(95)<${p95 * widen}`, `p(99)<${p99 * widen}`];
 export const options = {
   scenarios,
