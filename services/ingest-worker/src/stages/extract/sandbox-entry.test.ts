@@ -1,8 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxEntry } from './sandbox-entry';
+import { removeLeftovers, sandboxEntry } from './sandbox-entry';
 
 describe('sandbox entry', () => {
   it('is plain JavaScript in a temporary folder of its own, built once per process', async () => {
@@ -25,5 +27,21 @@ describe('sandbox entry', () => {
     expect(bare.some((s) => s.includes('linkedom'))).toBe(false);
     // ocr.ts resolves tesseract's files from its own location, not the bundle's.
     expect(code).toContain(JSON.stringify(new URL('./ocr.ts', import.meta.url).href));
+  });
+
+  it("removes the folder a killed process left behind, never a running process's", async () => {
+    const gone = spawnSync('true').pid!; // a process that has ended
+    const left = path.join(tmpdir(), `kg-extract-${gone}-test`);
+    const running = path.join(tmpdir(), `kg-extract-${process.ppid}-test`);
+    await mkdir(left, { recursive: true });
+    await mkdir(running, { recursive: true });
+    try {
+      await removeLeftovers();
+      expect(existsSync(left)).toBe(false);
+      expect(existsSync(running)).toBe(true);
+      expect(existsSync(path.dirname(await sandboxEntry()))).toBe(true);
+    } finally {
+      spawnSync('rm', ['-rf', left, running]);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,16 +69,44 @@ export interface SandboxEntries {
 
 let entries: Promise<SandboxEntries> | null = null;
 
+const PREFIX = 'kg-extract-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the folders of this user's processes that are gone: a process killed without its
+ * `exit` event (SIGKILL, a test runner's worker) cannot remove its own. Each folder names its
+ * process; a process still running keeps its folder.
+ */
+export async function removeLeftovers(): Promise<void> {
+  const uid = process.getuid?.();
+  for (const name of await readdir(tmpdir()).catch(() => [])) {
+    const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    const dir = path.join(tmpdir(), name);
+    const info = await stat(dir).catch(() => null);
+    if (info?.isDirectory() && (uid === undefined || info.uid === uid)) await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The sandbox's entries as plain JavaScript: sandbox-child.ts, sandbox-supervisor.ts and what
  * they import, bundled by esbuild into a folder of their own under the temporary directory,
- * once per process (removed when the process exits). A sandbox process then starts with
+ * once per process (removed when the process exits, or by the next build after it was killed). A sandbox process then starts with
  * `node` alone: under tsx's loader, every page capture paid ~1 s of CPU to start one
  * (transforming and loading linkedom, Readability and turndown), bundled ~0.2 s.
  */
 export function sandboxEntries(): Promise<SandboxEntries> {
   entries ??= (async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'kg-extract-'));
+    await removeLeftovers();
+    const dir = await mkdtemp(path.join(tmpdir(), `${PREFIX}${process.pid}-`));
     const remove = () => rmSync(dir, { recursive: true, force: true });
     process.once('exit', remove);
     await build({
