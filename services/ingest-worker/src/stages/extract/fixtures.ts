@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import yazl from 'yazl';
+import { StageError } from '../result';
 
 /** Real minimal files built in memory for the extract tests (no binary fixtures to trust). */
 
@@ -219,4 +220,15 @@ export function makeDoc(paragraphs: string[]): Buffer {
   const out = Buffer.concat([header, fat, dir, word, table]);
   if (out.length !== SECTOR * (sectors + 1)) throw new Error('doc fixture layout');
   return out;
+}
+
+/** The StageError a job ends with (anything else, or no failure at all, fails the test). */
+export async function stageFailure(job: Promise<unknown>): Promise<StageError> {
+  try {
+    await job;
+  } catch (err) {
+    if (err instanceof StageError) return err;
+    throw err;
+  }
+  throw new Error('no failure');
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { docx, pdf, pdfBomb } from '@kg/test-hostile-files';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StageError } from '../result';
 import type { ContentJob } from './content';
+import { stageFailure } from './fixtures';
 import { sandboxEntry } from './sandbox-entry';
 import { createSandbox, exitReason, type SandboxOptions } from './sandbox';
 
@@ -36,16 +36,7 @@ const job = (format: ContentJob['format'], bytes: Buffer): ContentJob => ({
   charset: null,
   url: null,
 });
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('no failure');
-    },
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(StageError);
-      return e as StageError;
-    },
-  );
+const failure = stageFailure;
 const rss = () => process.memoryUsage().rss;
 
 describe('extraction sandbox', () => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { StageError } from '../result';
 import type { ContentJob } from './content';
+import { stageFailure } from './fixtures';
 import type { SandboxOutcome } from './sandbox';
 import { createSupervisedSandbox, type SupervisedSandbox } from './supervised';
 
@@ -38,16 +38,7 @@ const alive = (pid: number) => {
     return false;
   }
 };
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('no failure');
-    },
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(StageError);
-      return e as StageError;
-    },
-  );
+const failure = stageFailure;
 
 describe('supervised extraction sandbox', () => {
   it('runs every job through one supervisor process, started with the first job', async () => {
