@@ -13,6 +13,7 @@ import { logUnexpectedError, type ErrorLogger } from './problem';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 import { queryJson, type JsonAnswer } from './json-answer';
 import { peerFetch } from './http-request';
+import { isConnectFailure, type ReplicaSet } from './replicas';
 
 /** A typed client for a service contract: one async function per procedure. */
 export type ServiceClient<T extends ContractTree> = {
@@ -59,7 +60,50 @@ export type ServiceTransport =
       router: AnyRouter;
       /** The callee's logger: its unexpected errors are logged there. */ logger?: ErrorLogger;
     }
-  | { kind: 'http'; url: string; signer: InternalTokenSigner; timeoutMs?: number };
+  | { kind: 'http'; url: string; signer: InternalTokenSigner; timeoutMs?: number }
+  /**
+   * tRPC over HTTP to one of several replicas (`<replica>/trpc`), in the order the set gives
+   * for the identity's tenant: a replica that refuses the connection is skipped (the call,
+   * even a mutation, never reached it) and the next one is tried.
+   */
+  | { kind: 'replicated'; replicas: ReplicaSet; signer: InternalTokenSigner; timeoutMs?: number };
+
+type RemoteTransport = Exclude<ServiceTransport, { kind: 'local' }>;
+
+/**
+ * The tRPC endpoints to try for one call, best first, and what to do when one could not be
+ * connected to: one endpoint for `http`, the replicas' in their order for `replicated`.
+ */
+function endpoints(transport: RemoteTransport, identity: Identity | null): { urls: string[]; down(url: string): void } {
+  if (transport.kind === 'http') return { urls: [transport.url], down: () => {} };
+  const { replicas } = transport;
+  return {
+    urls: replicas.order(identity?.tenantId ?? null).map((base) => `${base.replace(/\/$/, '')}/trpc`),
+    down: (url) => replicas.unreachable(url.slice(0, -'/trpc'.length)),
+  };
+}
+
+/**
+ * Runs `attempt` on each endpoint in turn while the previous one could not be connected to;
+ * the last endpoint's failure (or any other failure) is the call's. `last` tells the attempt
+ * whether a failure to connect may still be retried on the same endpoint (nothing after it).
+ */
+async function overEndpoints<R>(
+  transport: RemoteTransport,
+  identity: Identity | null,
+  attempt: (url: string, last: boolean) => Promise<R>,
+): Promise<R> {
+  const { urls, down } = endpoints(transport, identity);
+  for (let i = 0; ; i++) {
+    const last = i >= urls.length - 1;
+    try {
+      return await attempt(urls[i]!, last);
+    } catch (err) {
+      if (last || !isConnectFailure(err)) throw err;
+      down(urls[i]!);
+    }
+  }
+}
 
 type Untyped = TRPCUntypedClient<AnyRouter>;
 
@@ -145,9 +189,11 @@ function localCall(
 }
 
 function httpClient(
-  caller: ServiceName,
   service: string,
-  transport: Extract<ServiceTransport, { kind: 'http' }>,
+  transport: RemoteTransport,
+  url: string,
+  /** Another endpoint follows this one: a connection refused goes there at once, not again here. */
+  failOver: boolean,
   identity: Identity | null,
 ): Untyped {
   const timeoutMs = transport.timeoutMs ?? 10_000;
@@ -156,11 +202,12 @@ function httpClient(
       // Queries are idempotent: retry them twice on transport failures (no problem data:
       // the peer was unreachable or timed out). Mutations are never retried.
       retryLink({
-        retry: ({ op, error, attempts }) => op.type === 'query' && !error.data && attempts <= 2,
+        retry: ({ op, error, attempts }) =>
+          op.type === 'query' && !error.data && attempts <= 2 && !(failOver && isConnectFailure(error)),
         retryDelayMs: (attempt) => 100 * 2 ** attempt,
       }),
       httpBatchLink({
-        url: transport.url,
+        url,
         // Queries travel as POST too: their input (a 10,000-character text for link suggestions) can
         // outgrow what an HTTP server accepts in a URL (Node refuses request heads over 16 KiB with 431).
         methodOverride: 'POST',
@@ -188,31 +235,42 @@ export function connectService<T extends ContractTree>(
   contract: T,
   transport: ServiceTransport,
 ): ForwardingHandle<T> {
-  if (transport.kind === 'http' && transport.signer.service !== caller)
+  if (transport.kind !== 'local' && transport.signer.service !== caller)
     throw new Error(`${caller} cannot call ${service} with the signing key of ${transport.signer.service}`);
   return {
     service,
     as: (identity) => {
       if (transport.kind === 'local') return proxy(contract, localCall(caller, transport, identity), true);
-      let untyped: Untyped | undefined;
-      const call: Call = (name, kind, input) => {
-        untyped ??= httpClient(caller, service, transport, identity);
-        return kind === 'query' ? untyped.query(name, input) : untyped.mutation(name, input);
+      // One client per endpoint tried, made on first use (usually one per request).
+      const clients = new Map<string, Untyped>();
+      const client = (url: string, last: boolean) => {
+        const key = `${last ? 1 : 0}${url}`;
+        let untyped = clients.get(key);
+        if (!untyped) clients.set(key, (untyped = httpClient(service, transport, url, !last, identity)));
+        return untyped;
       };
+      const call: Call = (name, kind, input) =>
+        overEndpoints(transport, identity, (url, last) =>
+          kind === 'query' ? client(url, last).query(name, input) : client(url, last).mutation(name, input),
+        );
       return proxy(contract, call, false);
     },
     asJson: (identity) => {
       const local = transport.kind === 'local' ? localCall(caller, transport, identity) : null;
-      const http =
-        transport.kind === 'http'
-          ? { url: transport.url, service, signer: transport.signer, timeoutMs: transport.timeoutMs ?? 10_000 }
-          : null;
       return tree(contract, '', (name, node) => {
         if (node.kind !== 'query')
           throw new Error(`${service}.${name} is a mutation: only queries answer as JSON text`);
-        return local
-          ? async (input: unknown) => JSON.stringify(await local(name, 'query', input)) as JsonAnswer
-          : (input: unknown) => queryJson(http!, identity, name, input);
+        if (local) return async (input: unknown) => JSON.stringify(await local(name, 'query', input)) as JsonAnswer;
+        const remote = transport as RemoteTransport;
+        return (input: unknown) =>
+          overEndpoints(remote, identity, (url, last) =>
+            queryJson(
+              { url, service, signer: remote.signer, timeoutMs: remote.timeoutMs ?? 10_000, failOver: !last },
+              identity,
+              name,
+              input,
+            ),
+          );
       }) as JsonClient<T>;
     },
   };

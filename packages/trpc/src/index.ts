@@ -10,6 +10,8 @@ export {
   type ServiceTransport,
 } from './client';
 export type { JsonAnswer } from './json-answer';
+export { createReplicaSet, rendezvousOrder, isConnectFailure, type ReplicaSet, type Routing } from './replicas';
+export { dnsReplicas, type DnsReplicas, type Lookup } from './dns-replicas';
 export { problemFromClientError } from './client-error';
 export {
   isUnexpectedError,

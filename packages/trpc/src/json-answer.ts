@@ -2,6 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import type { InternalTokenSigner } from '@kg/tokens';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 import { peerRequest, type PeerResponse } from './http-request';
+import { isConnectFailure } from './replicas';
 
 /**
  * A query's answer as the JSON text its service wrote (after checking it against the
@@ -33,7 +34,14 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * could not be reached or answered garbage (those are retried twice, as the link does).
  */
 export async function queryJson(
-  opts: { url: string; service: string; signer: InternalTokenSigner; timeoutMs: number },
+  opts: {
+    url: string;
+    service: string;
+    signer: InternalTokenSigner;
+    timeoutMs: number;
+    /** Another replica follows this one: a connection refused is the caller's to send there, not retried here. */
+    failOver?: boolean;
+  },
   identity: Parameters<InternalTokenSigner['sign']>[1],
   path: string,
   input: unknown,
@@ -43,7 +51,7 @@ export async function queryJson(
       return await once();
     } catch (err) {
       const transport = err instanceof TRPCClientError && !err.data;
-      if (!transport || attempt > RETRIES) throw err;
+      if (!transport || attempt > RETRIES || (opts.failOver && isConnectFailure(err))) throw err;
       await delay(100 * 2 ** attempt);
     }
   }

@@ -100,6 +100,24 @@ export const gatewayConfigSchema = gatewayHttpSchema
     INTERNAL_SIGNING_KEY: env.internalSigningKey(),
     AUTH_URL: env.url(),
     GRAPH_URL: env.url(),
+    /**
+     * Graph replicas the gateway routes to (comma-separated base URLs), instead of GRAPH_URL
+     * alone: outside Kubernetes. A tenant's graph calls go to one of them (GRAPH_ROUTING).
+     */
+    GRAPH_REPLICAS: env.list().pipe(z.array(z.url({ error: 'GRAPH_REPLICAS must be comma-separated http(s) URLs' }))),
+    /**
+     * A URL whose host name resolves to every live graph replica (a headless Service, e.g.
+     * `http://kg-graph-replicas:4002`), resolved again every GRAPH_REPLICAS_REFRESH_MS;
+     * GRAPH_URL while it resolves to nothing.
+     */
+    GRAPH_REPLICAS_DNS: env.url().optional(),
+    GRAPH_REPLICAS_REFRESH_MS: env.positiveInt(5_000),
+    /**
+     * `tenant`: a tenant's graph calls go to the same replica (rendezvous hashing over the
+     * live ones; the next one while it is down), so each replica keeps only its share of the
+     * tenants' graphs warm. `round-robin`: any replica, in turn.
+     */
+    GRAPH_ROUTING: z.enum(['tenant', 'round-robin']).default('tenant'),
     PARA_URL: env.url(),
     CAPTURES_URL: env.url(),
     SEARCH_URL: env.url(),
@@ -116,5 +134,13 @@ export const gatewayConfigSchema = gatewayHttpSchema
     /** GET /events: capture and node changes arrive from Kafka (a consumer group per replica). */
     ...env.kafka,
   })
-  .superRefine(env.checkKafka);
+  .superRefine(env.checkKafka)
+  .superRefine((c, ctx) => {
+    if (c.GRAPH_REPLICAS.length > 0 && c.GRAPH_REPLICAS_DNS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GRAPH_REPLICAS'],
+        message: 'set GRAPH_REPLICAS or GRAPH_REPLICAS_DNS, not both',
+      });
+  });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -13,6 +13,7 @@ import { revocationsFromBus } from './http/api-key-revocations';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { gatewayConfigSchema } from './config';
 import { createEventFeed, feedFromBus } from './events/feed';
+import { graphTransport } from './graph-replicas';
 import { PEER_CONTRACTS, type GatewayPeers } from './peers';
 
 /** How long a starting gateway waits for its live-event feed before it is ready anyway (Kafka down). */
@@ -26,20 +27,27 @@ try {
   const signer = await createInternalTokenSigner('gateway', config.INTERNAL_SIGNING_KEY);
   const urls = {
     auth: config.AUTH_URL,
-    graph: config.GRAPH_URL,
     para: config.PARA_URL,
     captures: config.CAPTURES_URL,
     search: config.SEARCH_URL,
   };
+  const graph = await graphTransport(config, signer, logger);
   const peers = Object.fromEntries(
     Object.entries(PEER_CONTRACTS).map(([name, contract]) => [
       name,
-      connectService('gateway', name, contract, {
-        kind: 'http',
-        url: `${urls[name as keyof typeof urls]}/trpc`,
-        signer,
-        timeoutMs: config.PEER_TIMEOUT_MS,
-      }),
+      connectService(
+        'gateway',
+        name,
+        contract,
+        name === 'graph'
+          ? graph.transport
+          : {
+              kind: 'http',
+              url: `${urls[name as keyof typeof urls]}/trpc`,
+              signer,
+              timeoutMs: config.PEER_TIMEOUT_MS,
+            },
+      ),
     ]),
   ) as unknown as GatewayPeers;
   const jwks = createJwksCache(() => peers.auth.as(null).tokens.jwks({}) as never);
@@ -92,7 +100,7 @@ try {
     logger.info({ drainMs: config.SHUTDOWN_DRAIN_MS }, 'gateway stopping');
     void drain
       .shutdown()
-      .then(() => Promise.all([metricsServer.close(), bus.stop()]))
+      .then(() => (graph.close(), Promise.all([metricsServer.close(), bus.stop()])))
       .then(() => process.exit(0));
   };
   process.once('SIGTERM', shutdown);
