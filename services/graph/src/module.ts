@@ -10,6 +10,7 @@ import { createGraphRouter } from './router';
 import { outbox } from './store/schema';
 import { GraphCache } from './domain/graph-cache';
 import { createPlannerStatsJob } from './domain/planner-stats';
+import { createGraphMetrics } from './metrics';
 
 export const graphMigrations = {
   migrationsFolder: fileURLToPath(new URL('../drizzle', import.meta.url)),
@@ -81,6 +82,7 @@ export async function createGraphModule(deps: GraphDeps): Promise<ServiceModule 
       await plannerStats.stop();
       await relay.stop();
     },
+    registerMetrics: (registry) => createGraphMetrics(graphs).register(registry),
     // Its own dependencies only (database, cursor store); not Kafka (the outbox holds events) nor para.
     ready: async () => (await Promise.all([deps.database.ping(), deps.kv.ping()])).every(Boolean),
     flushEvents: () => relay.flush(),

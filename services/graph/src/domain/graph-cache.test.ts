@@ -67,4 +67,23 @@ describe('graph-view cache', () => {
       { numRuns: 15 },
     );
   }, 120_000);
+
+  it('counts reads from memory, reads that found no graph, loads and evictions, and reports what it holds', async () => {
+    const cache = new GraphCache(h.database.db, createLogger('t', 'silent'), { maxLinkRows: 2 });
+    const tenants = [90, 91].map((t) => identity(t).tenantId);
+    for (const t of [90, 91]) {
+      const client = h.as(t);
+      const a = (await client.nodes.create({ title: 'a' })).id;
+      const b = (await client.nodes.create({ title: 'b' })).id;
+      await client.links.replace({ id: a, links: [{ target_id: b, type: 'related', weight: 1 }] });
+    }
+    // Each tenant: a read that finds no graph (and waits for its load), then one from memory.
+    for (const t of tenants) {
+      await cache.get(t);
+      await cache.get(t);
+    }
+    // Two links are held per tenant (one row each way): the budget of 2 keeps only the last one.
+    expect(cache.stats).toEqual({ hits: 2, misses: 2, loads: 2, evictions: 1 });
+    expect(cache.held()).toEqual({ tenants: 1, nodes: 2, linkRows: 2 });
+  });
 });

@@ -32,6 +32,8 @@ export interface GraphCacheOptions {
  * log since the first page's version), and the views answer from the database meanwhile.
  */
 export class GraphCache {
+  /** Since the process started: reads served from memory, reads that found no graph (a load started), loads done, tenants evicted. */
+  readonly stats = { hits: 0, misses: 0, loads: 0, evictions: 0 };
   private readonly graphs = new Map<string, TenantGraph>();
   private readonly loading = new Map<string, Promise<TenantGraph>>();
   private readonly refreshing = new Map<string, Promise<TenantGraph | null>>();
@@ -91,6 +93,8 @@ export class GraphCache {
    */
   async current(tenantId: string): Promise<TenantGraph | null> {
     const graph = this.graphs.get(tenantId);
+    if (graph) this.stats.hits++;
+    else this.stats.misses++;
     if (!graph) {
       void this.load(tenantId).catch((err: unknown) =>
         this.logger.warn({ err, tenantId }, 'graph view cache: background load failed'),
@@ -135,6 +139,7 @@ export class GraphCache {
     if (inflight) return inflight;
     const p = this.build(tenantId)
       .then((graph) => {
+        this.stats.loads++;
         this.touch(tenantId, graph);
         this.evict();
         return graph;
@@ -181,12 +186,24 @@ export class GraphCache {
     }
   }
 
+  /** What is held now, over all tenants. */
+  held(): { tenants: number; nodes: number; linkRows: number } {
+    let nodes = 0;
+    let linkRows = 0;
+    for (const g of this.graphs.values()) {
+      nodes += g.nodes.size;
+      linkRows += g.linkRows;
+    }
+    return { tenants: this.graphs.size, nodes, linkRows };
+  }
+
   private evict() {
     let total = 0;
     for (const g of this.graphs.values()) total += g.linkRows;
     for (const [tenant, g] of this.graphs) {
       if (total <= this.maxLinkRows || this.graphs.size === 1) break;
       this.graphs.delete(tenant);
+      this.stats.evictions++;
       total -= g.linkRows;
     }
   }
