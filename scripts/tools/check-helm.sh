@@ -7,7 +7,8 @@
 #   3. helm template | check-manifests.mjs: the chart's own rules (hardening, probes, only
 #      the gateway exposed, secrets only where needed, migrations hook order and least
 #      privilege (DATABASE_URL its only secret), helm test,
-#      metrics on their own port that no Ingress routes and only named scrapers reach);
+#      metrics on their own port that no Ingress routes and only named scrapers reach, the
+#      graph's headless Service of Ready pods behind the gateway's GRAPH_REPLICAS_DNS);
 #   4. helm template | check-chart-env.ts: each service's own zod config schema accepts the
 #      env the chart gives its container (Deployments and the migrations Job);
 #   5. values the schema must reject are rejected, and values the templates must refuse
@@ -112,6 +113,7 @@ step "schema rejects 0 trusted proxy hops behind the Ingress" must_fail helm lin
 step "schema rejects an external Qdrant without its URL" must_fail helm lint "$CHART" --set qdrant.enabled=false
 step "schema rejects an unknown vectors choice" must_fail helm lint "$CHART" --set search.vectors=memory
 step "schema rejects a Qdrant digest that is no sha256" must_fail helm lint "$CHART" --set qdrant.image.digest=latest
+step "schema rejects an unknown graph routing" must_fail helm lint "$CHART" --set gateway.graphRouting=sticky
 # The in-process vector index lives in one pod: the templates refuse it with more than one replica.
 step "chart refuses in-process vectors with 2 search replicas" refused "search.vectors=in-process" \
   --set search.vectors=in-process --set search.replicas=2
@@ -129,6 +131,12 @@ step "rules reject a Qdrant NetworkPolicy that lets the gateway in" rules_catch 
   --set qdrant.apiKey=dummy-qdrant-key
 step "rules reject search sending another Qdrant key than Qdrant requires" rules_catch "is the key Qdrant requires" \
   '/name: kg-knowledge-graph-search$/,/^---/ s/key: QDRANT_API_KEY$/key: QDRANT_KEY/' -f "$CHART/values-example.yaml"
+# ... and a gateway that would find the graph pods through the ClusterIP Service (one address),
+# or a headless Service that lists pods before they are ready.
+step "rules reject GRAPH_REPLICAS_DNS on the graph's ClusterIP Service" rules_catch "is the graph's headless Service" \
+  's/value: "http:\/\/kg-knowledge-graph-graph-replicas:3002"/value: "http:\/\/kg-knowledge-graph-graph:3002"/'
+step "rules reject a graph headless Service that publishes unready pods" rules_catch "publishes Ready pods only" \
+  's/publishNotReadyAddresses: false/publishNotReadyAddresses: true/'
 step "rules reject in-process vectors on 2 replicas (a template that missed it)" rules_catch "one replica only" \
   '/name: kg-knowledge-graph-search$/,/^---/ s/^  replicas: 1$/  replicas: 2/' -f "$CHART/ci/in-process-vectors-values.yaml"
 # The chart's Qdrant container runs its rendered script: it refuses an empty API key (Qdrant

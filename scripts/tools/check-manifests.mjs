@@ -1,6 +1,6 @@
 // Asserts the rules of the knowledge-graph chart on rendered manifests (what kubeconform's
 // schemas cannot say): every component present, pods hardened, probes, only the gateway
-// exposed, secrets only where needed, migrations ordered as a hook.
+// exposed, secrets only where needed, migrations ordered as a hook, the graph's headless Service.
 //
 //   helm template kg deploy/helm/knowledge-graph | node scripts/tools/check-manifests.mjs [existing secret names…]
 import { readFileSync } from 'node:fs';
@@ -34,6 +34,7 @@ const KAFKA_CLIENTS = ['auth', 'gateway', 'graph', 'para', 'captures', 'search',
 const REDIS_CLIENTS = ['gateway', 'graph', 'para', 'ingest-worker'];
 const component = (o) => o.metadata?.labels?.['app.kubernetes.io/component'];
 const of = (kind) => docs.filter((d) => d.kind === kind);
+const headless = (service) => service.spec.clusterIP === 'None';
 const name = (o) => `${o.kind}/${o.metadata.name}`;
 
 const rendered = new Set(of('Secret').map((s) => s.metadata.name));
@@ -66,7 +67,7 @@ function checkPod(owner, spec) {
 const signingKeyRefs = new Map();
 for (const [c, port] of Object.entries(COMPONENTS)) {
   const deployment = of('Deployment').find((d) => component(d) === c);
-  const service = of('Service').find((s) => component(s) === c);
+  const service = of('Service').find((s) => component(s) === c && !headless(s));
   expect(deployment, `Deployment of ${c}`);
   expect(service, `Service of ${c}`);
   if (!deployment || !service) continue;
@@ -151,9 +152,11 @@ for (const deployment of of('Deployment')) {
   expect(!plain.includes('QDRANT_API_KEY'), `${c}: QDRANT_API_KEY comes from a Secret, never a plain value`);
 }
 // Qdrant serves /metrics on its API port (behind the API key): its Services carry no metrics port.
+// A headless Service (the graph's replicas) carries none either: a ServiceMonitor would scrape each pod twice.
 for (const service of of('Service').filter((s) => component(s) !== 'qdrant')) {
   const metrics = service.spec.ports.find((p) => p.name === 'metrics' || p.targetPort === 'metrics');
-  if (service.spec.type && service.spec.type !== 'ClusterIP')
+  if (headless(service)) expect(!metrics, `${name(service)}: a headless Service does not carry the metrics port`);
+  else if (service.spec.type && service.spec.type !== 'ClusterIP')
     expect(!metrics, `${name(service)}: a ${service.spec.type} Service does not carry the metrics port`);
   else expect(metrics?.port === metricsPort, `${name(service)}: ClusterIP Service carries the metrics port`);
 }
@@ -211,6 +214,43 @@ if (policies.length > 0) {
           `${name(policy)}: the metrics port opens alone, to named scrapers only`,
         );
     }
+}
+
+// Tenant-affine graph replicas: the gateway resolves a headless Service of the Ready graph pods
+// (GRAPH_REPLICAS_DNS) and calls the pods directly; GRAPH_URL (the ClusterIP Service) stays the fallback.
+checkGraphReplicas();
+function checkGraphReplicas() {
+  const gateway = of('Deployment').find((d) => component(d) === 'gateway')?.spec.template.spec.containers[0];
+  const graph = of('Service').find((s) => component(s) === 'graph' && !headless(s));
+  if (!gateway || !graph) return;
+  const plainValue = (env) => gateway.env?.find((e) => e.name === env && !e.valueFrom)?.value;
+  const url = plainValue('GRAPH_REPLICAS_DNS');
+  const replicas = of('Service').filter((s) => component(s) === 'graph' && headless(s));
+  expect(replicas.length === 1, `graph: one headless Service of its pods (got ${replicas.length})`);
+  const svc = replicas[0];
+  if (svc) {
+    const http = svc.spec.ports.find((p) => p.name === 'http');
+    expect(
+      JSON.stringify(svc.spec.selector) === JSON.stringify(graph.spec.selector),
+      `${name(svc)}: selects the graph Service's pods`,
+    );
+    expect(
+      svc.spec.publishNotReadyAddresses === false,
+      `${name(svc)}: publishes Ready pods only (publishNotReadyAddresses: false)`,
+    );
+    expect(
+      http?.port === COMPONENTS.graph && http.targetPort === 'http',
+      `${name(svc)}: port ${COMPONENTS.graph} to the pods' http port`,
+    );
+    expect(
+      url === `http://${svc.metadata.name}:${COMPONENTS.graph}`,
+      `gateway: GRAPH_REPLICAS_DNS ${url} is the graph's headless Service at port ${COMPONENTS.graph}`,
+    );
+  }
+  expect(
+    ['tenant', 'round-robin'].includes(plainValue('GRAPH_ROUTING')),
+    `gateway: GRAPH_ROUTING is tenant or round-robin (got ${plainValue('GRAPH_ROUTING')})`,
+  );
 }
 
 // Vectors (search.vectors): Qdrant shared by every search replica (the chart's StatefulSet or an

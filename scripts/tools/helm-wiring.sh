@@ -7,7 +7,7 @@
 #
 #   bash scripts/tools/helm-wiring.sh            # the whole test (~2 min warm)
 #   bash scripts/tools/helm-wiring.sh --static   # the env, Secret, port and host checks only (seconds)
-#   bash scripts/tools/helm-wiring.sh --static --mutate rename-env|wrong-url|wrong-secret-key  # must fail
+#   bash scripts/tools/helm-wiring.sh --static --mutate rename-env|wrong-url|wrong-replicas-url|wrong-secret-key  # must fail
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"

@@ -107,6 +107,11 @@ function mutate(rendered: string): string {
       return rendered.replace(/^(\s+)GRAPH_URL:/m, '$1GRAPH_SERVICE_URL:');
     case 'wrong-url': // a peer URL on a port its Service does not have
       return rendered.replace(/(GRAPH_URL: "?http:\/\/[a-z0-9-]+-graph):3002/, '$1:3003');
+    case 'wrong-replicas-url': // the gateway's GRAPH_REPLICAS_DNS on a port the headless Service does not have
+      return rendered.replace(
+        /(name: GRAPH_REPLICAS_DNS\n\s+value: "?http:\/\/[a-z0-9-]+-graph-replicas):3002/,
+        '$1:3003',
+      );
     case 'wrong-secret-key': // a secretKeyRef to a key the Secret lacks
       return rendered.replace(/key: API_KEY_PEPPER/, 'key: API_KEY_PEPER');
     case 'wrong-qdrant-url': // search's QDRANT_URL on a port the Qdrant Service does not have
@@ -118,7 +123,7 @@ function mutate(rendered: string): string {
       );
     default:
       return fail(
-        `unknown --mutate ${args.mutate} (rename-env, wrong-url, wrong-secret-key, wrong-qdrant-url, wrong-qdrant-key)`,
+        `unknown --mutate ${args.mutate} (rename-env, wrong-url, wrong-replicas-url, wrong-secret-key, wrong-qdrant-url, wrong-qdrant-key)`,
       );
   }
 }

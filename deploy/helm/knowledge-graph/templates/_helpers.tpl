@@ -77,6 +77,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "http://%s:%s" (include "kg.componentName" .) (include "kg.port" .) }}
 {{- end }}
 
+{{/*
+Headless Service of a component's Ready pods: <fullname>-<component>-replicas (the component
+name cut so the suffix always fits in 63 characters and never collides with its Service).
+*/}}
+{{- define "kg.replicasName" -}}
+{{- printf "%s-replicas" (include "kg.componentName" . | trunc 54 | trimSuffix "-") }}
+{{- end }}
+
+{{/* URL whose host name resolves to every Ready pod of a component, e.g. http://kg-knowledge-graph-graph-replicas:3002. */}}
+{{- define "kg.replicasUrl" -}}
+{{- printf "http://%s:%s" (include "kg.replicasName" .) (include "kg.port" .) }}
+{{- end }}
+
 {{/* The one image of every component: repository:tag (tag defaults to appVersion), or @digest. */}}
 {{- define "kg.image" -}}
 {{- if .Values.image.digest }}
