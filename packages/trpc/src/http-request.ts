@@ -1,11 +1,19 @@
 import { Agent, request } from 'undici';
 
 /**
+ * Longest wait for a connection to a peer (a connection on a cluster's network takes well under
+ * a millisecond): the address of a pod that is gone answers nothing, and a call to one of a
+ * service's replicas (client.ts, `replicated`) then goes to the next one instead of waiting for
+ * the whole call's timeout.
+ */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/**
  * Service-to-service HTTP through undici's `request` on one keep-alive pool per process.
  * Node's global `fetch` (undici's WHATWG layer: web streams, Response objects) cost the
  * gateway ~400 µs of CPU per call, ten times a whole `/auth/me` request (docs/benchmarks.md).
  */
-const pool = new Agent({ keepAliveTimeout: 4_000, connections: 64 });
+const pool = new Agent({ keepAliveTimeout: 4_000, connections: 64, connect: { timeout: CONNECT_TIMEOUT_MS } });
 
 export interface PeerResponse {
   ok: boolean;
