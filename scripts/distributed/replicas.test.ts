@@ -46,4 +46,19 @@ describe('search replicas of the distributed cluster', () => {
     expect(env(all, 'search-replica')).toMatchObject({ VECTORS_DIR: '/tmp/x/search-vectors-replica' });
     for (const name of ['search', 'search-replica']) expect(env(all, name)).not.toHaveProperty('QDRANT_URL');
   });
+
+  it('a third graph process, and two gateways over the three graph processes, one per routing', () => {
+    const all = specs({ kind: 'qdrant', url: 'http://127.0.0.1:56333' });
+    const graphs = 'http://127.0.0.1:18102,http://127.0.0.1:18112,http://127.0.0.1:18114';
+    expect(all.find((s) => s.name === 'graph-replica-3')).toMatchObject({
+      port: 18114,
+      optional: true,
+      migrates: false,
+    });
+    expect(env(all, 'gateway-graph-affine')).toMatchObject({ GRAPH_REPLICAS: graphs, GRAPH_ROUTING: 'tenant' });
+    expect(env(all, 'gateway-graph-round-robin')).toMatchObject({
+      GRAPH_REPLICAS: graphs,
+      GRAPH_ROUTING: 'round-robin',
+    });
+  });
 });
