@@ -40,6 +40,8 @@ async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>
 
 type Cache = { hits: number; misses: number; loads: number; tenants: number; linkRows: number; rss: number };
 
+type Caches = Record<(typeof GRAPHS)[number], Cache>;
+
 /** One graph process's view cache and resident memory, from its /metrics. */
 async function cacheOf(name: string): Promise<Cache> {
   const text = await (await fetch(`${inject('metricsUrls')[name]}/metrics`)).text();
@@ -77,13 +79,10 @@ async function readThrough(gateway: string, tenants: Tenant[]) {
   });
   // The loads the reads started end in the background: let them finish before reading the caches.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  return Object.fromEntries(await Promise.all(GRAPHS.map(async (g) => [g, await cacheOf(g)] as const))) as Record<
-    (typeof GRAPHS)[number],
-    Cache
-  >;
+  return Object.fromEntries(await Promise.all(GRAPHS.map(async (g) => [g, await cacheOf(g)] as const))) as Caches;
 }
 
-const hitRate = (caches: Record<string, Cache>) => {
+const hitRate = (caches: Caches) => {
   const all = Object.values(caches);
   const hits = all.reduce((n, c) => n + c.hits, 0);
   return hits / (hits + all.reduce((n, c) => n + c.misses, 0));
@@ -136,9 +135,8 @@ describe('tenant-affine graph replicas', () => {
     await restartGraphs();
     const affine = await readThrough('gateway-graph-affine', tenants);
 
-    const sum = (caches: Record<string, Cache>, field: keyof Cache) =>
-      Object.values(caches).reduce((n, c) => n + c[field], 0);
-    const report = (name: string, caches: Record<string, Cache>) =>
+    const sum = (caches: Caches, field: keyof Cache) => Object.values(caches).reduce((n, c) => n + c[field], 0);
+    const report = (name: string, caches: Caches) =>
       `${name}: hit rate ${hitRate(caches).toFixed(3)}; ${GRAPHS.map(
         (g) =>
           `${g} ${caches[g].tenants} tenants, ${caches[g].linkRows} link rows, ${(caches[g].rss / 2 ** 20).toFixed(0)} MiB RSS`,

@@ -9,15 +9,16 @@ const contract = {
   write: mutation('service', z.object({ n: z.number() }), z.object({ replica: z.string() }), ['gateway']),
 } as const;
 
-/** Three replicas of a probe service, each answering with its own name and counting its calls. */
-const replicas: { name: string; url: string; calls: number; served: Awaited<ReturnType<typeof serveService>> }[] = [];
+type Served = Awaited<ReturnType<typeof serveService>>;
+
+/** Three replicas of a probe service, each answering with its own name. */
+const replicas: { name: string; url: string; served: Served }[] = [];
 const serve = async (name: string, port = 0) => {
-  const entry = { name, url: '', calls: 0, served: undefined as never };
   const router = defineRouter(contract, {
-    who: async () => (entry.calls++, { replica: name }),
-    write: async () => (entry.calls++, { replica: name }),
+    who: async () => ({ replica: name }),
+    write: async () => ({ replica: name }),
   });
-  entry.served = await serveService({
+  const served = await serveService({
     module: { name: 'probe', router, start: async () => {}, stop: async () => {}, ready: async () => true },
     port,
     host: '127.0.0.1',
@@ -25,9 +26,8 @@ const serve = async (name: string, port = 0) => {
     verifier: { verify: async () => ({ caller: 'gateway', identity: null }) },
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   } as unknown as Parameters<typeof serveService>[0]);
-  const address = entry.served.server.address();
-  entry.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return entry;
+  const address = served.server.address();
+  return { name, served, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
 };
 
 beforeAll(async () => {
