@@ -186,7 +186,10 @@ async function runMode(mode: 'embedded' | 'distributed') {
     });
     const writtenS = (performance.now() - t0) / 1000;
     const writeCores = writing();
-    log(`${mode}: ${NODES} notes and their links written in ${writtenS.toFixed(1)} s (${writeCores.toFixed(2)} cores)`);
+    const rssWritten = target.rssMiB();
+    log(
+      `${mode}: ${NODES} notes and their links written in ${writtenS.toFixed(1)} s (${writeCores.toFixed(2)} cores, ${rssWritten.toFixed(0)} MiB RSS)`,
+    );
 
     const last = Array.from({ length: 5 }, (_, k) => NODES - 1 - k * Math.floor(NODES / 50)).map((i) => ({
       id: ids[i]!,
@@ -210,12 +213,15 @@ async function runMode(mode: 'embedded' | 'distributed') {
     const quietCores = cores(target);
     const quiet = await probes(target, auth, sample, 'quiet');
     const quietUsed = quietCores();
+    const rssEnd = target.rssMiB();
     return {
       mode,
       written_s: writtenS,
       index_caught_up_s: caughtUpS,
       notes_per_s: nodesPerS,
       cores: { writing: writeCores, busy: busyUsed, quiet: quietUsed },
+      /** Resident memory of the server's processes (embedded: the one process and its children). */
+      rss_mib: { written: rssWritten, end: rssEnd },
       rows: busy.map((b, k) => ({
         name: b.name,
         busy: b,
@@ -237,7 +243,8 @@ for (const r of results) {
   log(
     `### ${r.mode}: written in ${r.written_s.toFixed(1)} s; index caught up after ${r.index_caught_up_s.toFixed(1)} s: ` +
       `${r.notes_per_s.toFixed(1)} notes/s (target ≥ ${INDEXING_BASELINE}: ${r.notes_per_s >= INDEXING_BASELINE ? 'met' : 'NOT met'}); ` +
-      `cores used: writing ${r.cores.writing.toFixed(2)}, busy ${r.cores.busy.toFixed(2)}, quiet ${r.cores.quiet.toFixed(2)}\n`,
+      `cores used: writing ${r.cores.writing.toFixed(2)}, busy ${r.cores.busy.toFixed(2)}, quiet ${r.cores.quiet.toFixed(2)}; ` +
+      `server RSS ${r.rss_mib.written.toFixed(0)} MiB once written, ${r.rss_mib.end.toFixed(0)} MiB at the end\n`,
   );
   log(
     '| request | busy p95 | quiet p95 | busy ÷ quiet (≤ 2) | busy rps | quiet rps | indexing at the end of busy | failed |',

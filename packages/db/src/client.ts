@@ -41,7 +41,17 @@ export interface PgliteOptions {
   dataDir: string | null;
   /** Where a copy of initdb's output is kept for new databases (pglite-template.ts); none: in memory only. */
   templateDir?: string;
+  /**
+   * PostgreSQL's `shared_buffers` inside PGlite's WebAssembly memory, in MiB (default 32).
+   * PostgreSQL's own default, 128 MiB, grows the process by ~100 MiB once the buffers fill; a
+   * page beyond them is read from the data folder's file, which the OS caches outside the
+   * process (docs/configuration.md).
+   */
+  sharedBuffersMb?: number;
 }
+
+/** `shared_buffers` of PGlite unless told otherwise (MiB). */
+export const PGLITE_SHARED_BUFFERS_MB = 32;
 
 export type DatabaseOptions = PostgresOptions | PgliteOptions;
 
@@ -140,11 +150,20 @@ function prioritised(client: PGlite, gate = new PriorityGate()): PGlite {
 /** A new database starts from the copy of initdb's output; an existing folder is opened as it is. */
 async function openPglite(pglite: typeof PGlite, opts: PgliteOptions): Promise<PGlite> {
   const dir = opts.dataDir ? path.resolve(opts.dataDir, 'pgdata') : undefined;
-  if (dir && !isNewDataDir(dir)) return pglite.create(dir);
+  // PGlite's own start parameters, and the buffers' size (a start parameter, not a file: PGlite
+  // writes postgresql.conf whole when told any setting through it).
+  const startParams = [
+    ...pglite.defaultStartParams,
+    '-c',
+    `shared_buffers=${opts.sharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB}MB`,
+  ];
+  if (dir && !isNewDataDir(dir)) return pglite.create(dir, { startParams });
   if (dir) mkdirSync(dir, { recursive: true });
   try {
     const loadDataDir = await pgliteTemplate(() => pglite.create(), opts.templateDir);
-    return dir ? await pglite.create(dir, { loadDataDir }) : await pglite.create({ loadDataDir });
+    return dir
+      ? await pglite.create(dir, { loadDataDir, startParams })
+      : await pglite.create({ loadDataDir, startParams });
   } catch {
     // A copy PGlite cannot load: forget it, empty the folder again and run initdb as without one.
     forgetPgliteTemplate(opts.templateDir);
@@ -153,7 +172,7 @@ async function openPglite(pglite: typeof PGlite, opts: PgliteOptions): Promise<P
       mkdirSync(dir, { recursive: true });
     }
   }
-  return dir ? pglite.create(dir) : pglite.create();
+  return dir ? pglite.create(dir, { startParams }) : pglite.create({ startParams });
 }
 
 async function ping(db: Db): Promise<boolean> {

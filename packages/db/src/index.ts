@@ -1,5 +1,6 @@
 export {
   openDatabase,
+  PGLITE_SHARED_BUFFERS_MB,
   pgPoolConfig,
   postgresOptions,
   type PostgresOptions,

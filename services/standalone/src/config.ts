@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { env } from '@kg/config';
+import { PGLITE_SHARED_BUFFERS_MB } from '@kg/db';
 import { gatewayHttpSchema } from '@kg/service-gateway/module';
 import { checkPipeline, pipelineEnv } from '@kg/service-ingest-worker/module';
 import { rankingEnv } from '@kg/service-search/module';
@@ -14,6 +15,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     DATA_DIR: z.string().min(1).default('./data'),
     /** A copy of PGlite's initdb output for a new DATA_DIR (packages/db/src/pglite-template.ts); empty: none kept. */
     PGLITE_TEMPLATE_DIR: z.string().default(path.join(homedir(), '.cache', 'kg', 'pglite')),
+    /** PostgreSQL's shared_buffers inside PGlite, MiB (PostgreSQL's default, 128, costs ~100 MiB more RSS once filled). */
+    PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(PGLITE_SHARED_BUFFERS_MB),
     MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Knowledge Graph <no-reply@localhost>'),

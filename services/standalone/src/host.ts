@@ -62,7 +62,11 @@ const local = <T extends ContractTree>(
  */
 export async function startHost(config: StandaloneConfig, logger: Logger): Promise<Host> {
   const dataDir = path.resolve(config.DATA_DIR);
-  const database = await openDatabase({ dataDir, templateDir: config.PGLITE_TEMPLATE_DIR || undefined });
+  const database = await openDatabase({
+    dataDir,
+    templateDir: config.PGLITE_TEMPLATE_DIR || undefined,
+    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+  });
   for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations, capturesMigrations])
     await database.migrate(migrations);
   // Dead letters are files under DATA_DIR, so `npm run dlq` can work while this process runs.
