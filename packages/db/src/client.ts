@@ -42,16 +42,16 @@ export interface PgliteOptions {
   /** Where a copy of initdb's output is kept for new databases (pglite-template.ts); none: in memory only. */
   templateDir?: string;
   /**
-   * PostgreSQL's `shared_buffers` inside PGlite's WebAssembly memory, in MiB (default 32).
-   * PostgreSQL's own default, 128 MiB, grows the process by ~100 MiB once the buffers fill; a
-   * page beyond them is read from the data folder's file, which the OS caches outside the
-   * process (docs/configuration.md).
+   * PostgreSQL's `shared_buffers` inside PGlite's WebAssembly memory, in MiB (default 128,
+   * PostgreSQL's own). Fewer keep the process smaller once the buffers fill; a page beyond them
+   * is read from the data folder's file, which the OS caches outside the process
+   * (docs/configuration.md).
    */
   sharedBuffersMb?: number;
 }
 
-/** `shared_buffers` of PGlite unless told otherwise (MiB). */
-export const PGLITE_SHARED_BUFFERS_MB = 32;
+/** `shared_buffers` of PGlite unless told otherwise (MiB): PostgreSQL's default. */
+export const PGLITE_SHARED_BUFFERS_MB = 128;
 
 export type DatabaseOptions = PostgresOptions | PgliteOptions;
 

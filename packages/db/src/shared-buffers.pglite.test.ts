@@ -13,7 +13,7 @@ const sharedBuffers = async (db: Awaited<ReturnType<typeof openDatabase>>) =>
     .shared_buffers;
 
 describe('PGlite shared_buffers', () => {
-  it('is 32 MB unless told otherwise, in a new database and in one opened again', async () => {
+  it('is PostgreSQL’s 128 MB unless told otherwise, in a new database and in one opened again', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'kg-sb-'));
     dirs.push(dir);
     const first = await openDatabase({ dataDir: dir });

@@ -15,7 +15,7 @@ export const standaloneConfigSchema = gatewayHttpSchema
     DATA_DIR: z.string().min(1).default('./data'),
     /** A copy of PGlite's initdb output for a new DATA_DIR (packages/db/src/pglite-template.ts); empty: none kept. */
     PGLITE_TEMPLATE_DIR: z.string().default(path.join(homedir(), '.cache', 'kg', 'pglite')),
-    /** PostgreSQL's shared_buffers inside PGlite, MiB (PostgreSQL's default, 128, costs ~100 MiB more RSS once filled). */
+    /** PostgreSQL's shared_buffers inside PGlite, MiB (default PostgreSQL's 128; fewer: a smaller process once they fill). */
     PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(PGLITE_SHARED_BUFFERS_MB),
     MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
     SMTP_URL: z.url().optional(),
