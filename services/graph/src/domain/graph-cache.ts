@@ -93,14 +93,14 @@ export class GraphCache {
    */
   async current(tenantId: string): Promise<TenantGraph | null> {
     const graph = this.graphs.get(tenantId);
-    if (graph) this.stats.hits++;
-    else this.stats.misses++;
     if (!graph) {
+      this.stats.misses++;
       void this.load(tenantId).catch((err: unknown) =>
         this.logger.warn({ err, tenantId }, 'graph view cache: background load failed'),
       );
       return null;
     }
+    this.stats.hits++;
     if (this.singleWriter && !this.dirty.has(tenantId)) return this.touch(tenantId, graph);
     const inflight = this.refreshing.get(tenantId);
     if (inflight) return inflight;
