@@ -127,9 +127,14 @@ describe('kg graph, context, suggest', () => {
       /Coffee brewing node_\S+ \d\.\d\d\n {2}· linked to/,
     );
 
-    const sug = await run(['suggest', 'brewing', 'coffee', 'beans', '--json']);
-    expect(sug.code, sug.stderr).toBe(0);
-    expect(sug.json().suggestions.map((s: any) => s.node_id)).toContain(near);
+    // Suggestions are semantic: the search service embeds off the write path (docs/API.md
+    // "Semantic search" gives the freshness bound), so the new node may take a moment to appear.
+    const suggested = async () => {
+      const sug = await run(['suggest', 'brewing', 'coffee', 'beans', '--json']);
+      expect(sug.code, sug.stderr).toBe(0);
+      return sug.json().suggestions.map((s: any) => s.node_id) as string[];
+    };
+    await expect.poll(suggested, { timeout: 30_000, interval: 250 }).toContain(near);
     const piped = await run(['suggest', '--node', focus, '--json'], 'roasting and brewing coffee');
     expect(piped.json().suggestions.map((s: any) => s.node_id)).not.toContain(focus);
     expect((await run(['suggest', 'coffee'])).stdout).toMatch(/^NODE\s+TITLE\s+SCORE/);
