@@ -7,7 +7,7 @@ import { decodeJwt } from 'jose';
 import { createEmbedder } from '@kg/embeddings';
 import type { Db } from '@kg/db';
 import type { VectorIndex } from '@kg/vectors';
-import { commonLexemes, corpusStats, keywordSearch } from '../../services/graph/src/store/keyword';
+import { keywordSearch } from '../../services/graph/src/store/keyword';
 import { createRanker } from '../../services/search/src/ranking/search';
 import { directEmbedder } from '../../services/search/src/tenant-embedder';
 import { fuse, SEMANTIC_WEIGHT, type Scored } from '../../services/search/src/ranking/fusion';
@@ -99,12 +99,11 @@ export async function sweep(
 ): Promise<Map<number, Scores>> {
   const queryEmbedder = await createEmbedder({ EMBEDDINGS_PROVIDER: 'local' });
   try {
-    const corpus = await corpusStats(db, tenantId, await commonLexemes(db));
     const ranker = createRanker({
       vectors,
       embedder: directEmbedder(queryEmbedder),
       keyword: async (tenant, query, _filters, limit) =>
-        (await keywordSearch(db, tenant, query, {}, limit, 0, corpus)).hits,
+        (await keywordSearch(db, tenant, query, {}, limit, 0)).hits,
     });
     await vectors.ensureCollection(
       nodesCollection(queryEmbedder.model, queryEmbedder.dimensions),

@@ -12,10 +12,11 @@ import type { NodeRow } from './nodes';
  * Score: sum over matched lexemes of idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
  * idf = ln(1 + (N − df + 0.5)/(df + 0.5)), tf the lexeme's occurrences in the vector, each
  * weighted by its field (title 2, tags and summary 1.2, body 1: a BM25F-style tf), len the
- * vector's length (distinct lexemes, the `search_length` column), N and avglen over the
- * tenant's nodes, df the tenant's nodes holding the lexeme (counted through the GIN index at
- * query time up to KEYWORD_LIMITS.dfCount, estimated beyond). Then ×1.25 when the node holds every lexeme, ×1.5
- * when it holds the query as a phrase (`phraseto_tsquery`).
+ * vector's length (distinct lexemes, the `search_length` column). N, avglen and every df are
+ * the tenant's, read from graph.keyword_corpus and graph.keyword_terms, which triggers on
+ * graph.nodes keep in each write's transaction (migration 0007): nothing is counted per query.
+ * Then ×1.25 when the node holds every lexeme, ×1.5 when it holds the query as a phrase
+ * (`phraseto_tsquery`).
  */
 export const BM25 = {
   k1: 1.2,
@@ -27,12 +28,14 @@ export const BM25 = {
 } as const;
 
 /**
- * The candidate set's bounds: the rarest lexemes kept, and candidates taken per lexeme. A
- * lexeme's df is counted up to `dfCount`; beyond, it is estimated from the planner's
- * statistics of the search vectors (the lexeme's share of all nodes, times the tenant's N,
- * never below the count): counting a word most of 100k nodes hold costs tens of ms.
+ * The candidate set's bounds. The `maxTerms` rarest lexemes are kept. Candidates come from
+ * them rarest first, each lexeme taking all its nodes while the total stays within
+ * `candidates`, the first that does not fit taking what is left, and the commoner ones none
+ * (their idf is the smallest, so nodes holding only them rank last): a node holding any rarer
+ * lexeme is always scored, with every kept lexeme it holds. Reading a common lexeme's nodes is
+ * what made a query slow (each is a heap row and a vector to score).
  */
-export const KEYWORD_LIMITS = { maxTerms: 32, perTermCandidates: 1000, dfCount: 5000 } as const;
+export const KEYWORD_LIMITS = { maxTerms: 32, candidates: 1000 } as const;
 
 export interface KeywordFilter {
   status?: NodeRow['status'];
@@ -43,7 +46,7 @@ export interface KeywordFilter {
 
 export interface KeywordPage {
   hits: Array<{ id: string; score: number }>;
-  /** Matching candidates scored (at most maxTerms × perTermCandidates). */
+  /** Matching candidates scored (at most KEYWORD_LIMITS.candidates). */
   total: number;
 }
 
@@ -58,48 +61,6 @@ function filterSql(tenantId: string, f: KeywordFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-/** N and the average document length of a tenant's nodes (BM25's corpus statistics). */
-export interface CorpusStats {
-  nodes: number;
-  avgLength: number;
-  /** The most common lexemes of all nodes, with the share of nodes holding each (see commonLexemes). */
-  common: CommonLexemes;
-}
-
-export interface CommonLexemes {
-  lexemes: string[];
-  freqs: number[];
-}
-
-/**
- * The planner's statistics of the search vectors (after ANALYZE): the most common lexemes over
- * all tenants' nodes and the share of nodes holding each. Empty before the first ANALYZE.
- */
-export async function commonLexemes(db: DbOrTx): Promise<CommonLexemes> {
-  const result = await db.execute(sql`
-    select coalesce(array_agg(e.lex), '{}') as lexemes, coalesce(array_agg(e.freq), '{}') as freqs
-    from pg_stats p
-    cross join lateral unnest(p.most_common_elems::text::text[], p.most_common_elem_freqs) as e(lex, freq)
-    where p.schemaname = 'graph' and p.tablename = 'nodes' and p.attname = 'search' and e.lex is not null`);
-  const [row] = rowsOf<{ lexemes: string[]; freqs: number[] }>(result);
-  return { lexemes: row?.lexemes ?? [], freqs: (row?.freqs ?? []).map(Number) };
-}
-
-/** The tenant's corpus statistics: an index-only scan of (tenant_id, search_length). */
-export async function corpusStats(db: DbOrTx, tenantId: string, common?: CommonLexemes): Promise<CorpusStats> {
-  const result = await db.execute(
-    sql`select count(*)::float8 as nodes, coalesce(avg(search_length), 1)::float8 as avg_length from graph.nodes where tenant_id = ${tenantId}`,
-  );
-  const [row] = rowsOf<{ nodes: number; avg_length: number }>(result);
-  return {
-    nodes: Number(row?.nodes ?? 0),
-    avgLength: Number(row?.avg_length ?? 1),
-    common: common ?? (await commonLexemes(db)),
-  };
-}
-
-const commonJson = (c: CommonLexemes) => JSON.stringify(Object.fromEntries(c.lexemes.map((l, i) => [l, c.freqs[i]])));
-
 /** Rows of a raw query (node-postgres and PGlite both answer `{rows}`). */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -107,62 +68,65 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 export function keywordQuery(
   tenantId: string,
   query: string,
-  corpus: CorpusStats,
   filter: KeywordFilter,
   limit: number,
   offset: number,
+  limits: { maxTerms: number; candidates: number } = KEYWORD_LIMITS,
 ) {
   const { k1, b, allWordsBoost, phraseBoost, field } = BM25;
   return sql`
-    with terms as (
+    with stats as (
+      select coalesce(max(c.nodes), 0)::float8 as n,
+        greatest(coalesce(max(c.length_sum)::float8 / nullif(max(c.nodes), 0), 1), 1) as avglen
+      from graph.keyword_corpus c where c.tenant_id = ${tenantId}
+    ), terms as (
       select lexeme as lex,
         (chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))::tsquery as q
       from unnest(to_tsvector('english', ${query}))
-    ), stats as (
-      select ${corpus.nodes}::float8 as n, greatest(${corpus.avgLength}::float8, 1) as avglen
-    ), capped as materialized (
-      select t.lex, t.q, (select count(*) from (
-          select 1 from graph.nodes n where n.tenant_id = ${tenantId} and n.search @@ t.q limit ${KEYWORD_LIMITS.dfCount}
-        ) m)::float8 as df
+    ), kept as materialized (
+      select t.lex, t.q, ln(1 + (greatest(s.n, k.nodes) - k.nodes + 0.5) / (k.nodes + 0.5)) as idf,
+        least(k.nodes, greatest(${limits.candidates} - coalesce(sum(k.nodes) over (
+          order by k.nodes, t.lex rows between unbounded preceding and 1 preceding), 0), 0))::int as take
       from terms t
-    ), common as (
-      select e.key as lex, e.value::float8 as freq from jsonb_each_text(${commonJson(corpus.common)}::jsonb) e
-    ), counted as (
-      select c.lex, c.q, case when c.df < ${KEYWORD_LIMITS.dfCount} then c.df
-        else greatest(c.df, (select max(s.n * m.freq) from stats s, common m where m.lex = c.lex)) end as df
-      from capped c
-    ), kept as (
-      select c.lex, c.q, ln(1 + (greatest(s.n, c.df) - c.df + 0.5) / (c.df + 0.5)) as idf
-      from counted c cross join stats s
-      where c.df > 0
-      order by c.df, c.lex
-      limit ${KEYWORD_LIMITS.maxTerms}
-    ), candidates as (
-      select distinct m.id from kept k cross join lateral (
-        select n.id from graph.nodes n where ${filterSql(tenantId, filter)} and n.search @@ k.q
-        limit ${KEYWORD_LIMITS.perTermCandidates}
-      ) m
-    ), scored as (
-      select n.id,
-        sum(k.idf * f.tf * (${k1}::float8 + 1) / (f.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(n.search_length, 1) / s.avglen))) as bm25,
-        count(*) as matched,
-        (count(*) > 1 and n.search @@ phraseto_tsquery('english', ${query})) as phrase
-      from candidates c
-      join graph.nodes n on n.tenant_id = ${tenantId} and n.id = c.id
+      join graph.keyword_terms k on k.tenant_id = ${tenantId} and k.lexeme = t.lex
       cross join stats s
-      cross join lateral unnest(n.search) u
+      where k.nodes > 0
+      order by k.nodes, t.lex
+      limit ${limits.maxTerms}
+    ), candidates as (
+      -- Each candidate's vector and length come with it (no second visit of its row).
+      select distinct on (m.id) m.id, m.search, m.len from kept k cross join lateral (
+        select n.id, n.search, n.search_length as len from graph.nodes n
+        where ${filterSql(tenantId, filter)} and n.search @@ k.q
+        limit k.take
+      ) m
+      where k.take > 0
+      order by m.id
+    ), kept_lexemes as (
+      select array_agg(lex) as lexemes from kept
+    ), scored as (
+      -- A candidate's vector cut down to the kept lexemes it holds (the vector minus what is
+      -- not kept, in C), so only those become rows; tf weighs each occurrence by its field.
+      select c.id,
+        sum(k.idf * f.tf * (${k1}::float8 + 1) / (f.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(c.len, 1) / s.avglen))) as bm25,
+        count(*) as matched
+      from candidates c
+      cross join stats s
+      cross join kept_lexemes kl
+      cross join lateral unnest(ts_delete(c.search, tsvector_to_array(ts_delete(c.search, kl.lexemes)))) u
       join kept k on k.lex = u.lexeme
       cross join lateral (
-        select coalesce(sum(case w when 'A' then ${field.title}::float8 when 'B' then ${field.tagsAndSummary}::float8 else 1 end), 1) as tf
-        from unnest(u.weights) w
+        select case when cardinality(u.weights) = 0 then 1 else cardinality(u.weights)
+          + ${field.title - 1}::float8 * cardinality(array_positions(u.weights, 'A'))
+          + ${field.tagsAndSummary - 1}::float8 * cardinality(array_positions(u.weights, 'B')) end as tf
       ) f
-      group by n.id, s.avglen
+      group by c.id, s.avglen
     ), ranked as (
       select s.id, (s.bm25 * case
-          when s.phrase then ${phraseBoost}::float8
+          when s.matched > 1 and c.search @@ phraseto_tsquery('english', ${query}) then ${phraseBoost}::float8
           when s.matched = (select count(*) from terms) and s.matched > 1 then ${allWordsBoost}::float8
           else 1 end)::float8 as score
-      from scored s
+      from scored s join candidates c on c.id = s.id
     )
     select (select count(*)::int from ranked) as total,
       coalesce((select json_agg(json_build_object('id', p.id, 'score', p.score) order by p.score desc, p.id)
@@ -177,10 +141,9 @@ export async function keywordSearch(
   filter: KeywordFilter,
   limit: number,
   offset: number,
-  corpus?: CorpusStats,
+  limits?: { maxTerms: number; candidates: number },
 ): Promise<KeywordPage> {
-  const stats = corpus ?? (await corpusStats(db, tenantId));
-  const result = await db.execute(keywordQuery(tenantId, query, stats, filter, limit, offset));
+  const result = await db.execute(keywordQuery(tenantId, query, filter, limit, offset, limits));
   const [row] = rowsOf<{ total: number; hits: Array<{ id: string; score: number }> | string }>(result);
   if (!row) return { hits: [], total: 0 };
   const hits = typeof row.hits === 'string' ? (JSON.parse(row.hits) as KeywordPage['hits']) : row.hits;

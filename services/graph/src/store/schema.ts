@@ -187,6 +187,29 @@ export const tenantStats = graph.table('tenant_stats', {
 });
 
 /**
+ * Keyword search's statistics per tenant, kept by statement triggers on graph.nodes in the
+ * same transaction as every write (migration 0007_keyword_terms), so BM25 reads them instead of
+ * counting: each lexeme's document frequency (nodes whose search vector holds it; rows at 0 are
+ * removed) ...
+ */
+export const keywordTerms = graph.table(
+  'keyword_terms',
+  {
+    tenantId: text().notNull(),
+    lexeme: text().notNull(),
+    nodes: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.lexeme] })],
+);
+
+/** ... and the tenant's node count and summed vector lengths (BM25's N and average length). */
+export const keywordCorpus = graph.table('keyword_corpus', {
+  tenantId: text().primaryKey(),
+  nodes: integer().notNull(),
+  lengthSum: bigint({ mode: 'number' }).notNull(),
+});
+
+/**
  * The tenant's change log, one row per write, in version order. Graph-view caches in
  * every replica catch up from it instead of reloading the whole graph.
  */
