@@ -142,6 +142,31 @@ async function main() {
         `| ${label} | ${fmt(s.p50)} | ${fmt(s.p95)} | ${total} | ${fmt(b.p50)} | ${fmt(b.p95)} | ${allTotal} | ${(s.p95 / b.p95).toFixed(2)} | ${expected ? (agree / expected).toFixed(3) : '-'} |`,
       );
     }
+    // What keeping the statistics costs a write: single-node inserts (one statement and
+    // transaction each, a 45-word node as above) with the triggers, then without, same tenant.
+    const insertOne = (i: number) =>
+      db.execute(
+        sql`insert into graph.nodes (id, tenant_id, title, body_markdown) values (${`node_w${String(i).padStart(25, '0')}`}, ${TENANT}, ${words(5)}, ${words(40)})`,
+      );
+    const WRITES = 300;
+    const withTriggers = summarize(
+      await time(
+        Array.from({ length: WRITES }, (_, i) => i),
+        insertOne,
+        0,
+      ),
+    );
+    await db.execute(sql`alter table graph.nodes disable trigger user`);
+    const without = summarize(
+      await time(
+        Array.from({ length: WRITES }, (_, i) => WRITES + i),
+        insertOne,
+        0,
+      ),
+    );
+    console.log(
+      `single-node insert (${WRITES} each): with the statistics' triggers p50 ${fmt(withTriggers.p50)} ms, p95 ${fmt(withTriggers.p95)} ms; without p50 ${fmt(without.p50)} ms, p95 ${fmt(without.p95)} ms (p50 ratio ${(withTriggers.p50 / without.p50).toFixed(2)})`,
+    );
   } finally {
     await drop();
   }
