@@ -57,13 +57,14 @@ describe.skipIf(!url && !process.env['CI'])('keyword search on PostgreSQL', () =
     });
     expect(await job.runOnce()).toBe(true);
     const result = await h.database.db.execute(
-      sql`explain ${keywordQuery(tenant, 'zymurgy', {}, 20, 0)}`,
+      sql`explain (analyze, costs off, timing off) ${keywordQuery(tenant, 'zymurgy', {}, 20, 0)}`,
     );
     const plan = (result as unknown as { rows: Array<Record<string, string>> }).rows
       .map((r) => Object.values(r)[0])
       .join('\n');
     expect(plan).toContain('nodes_search_idx');
-    expect(plan).not.toMatch(/Seq Scan on nodes/);
+    // The statement's scan for words most nodes hold (store/keyword.ts, "dense") stays behind its gate.
+    expect(plan).not.toMatch(/Seq Scan on nodes(?![^\n]*never executed)/);
     expect((await keywordSearch(h.database.db, tenant, 'zymurgy', {}, 100, 0)).total).toBe(30);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphHarness, HARNESS_TIMEOUT, identity, type GraphHarness } from '../testing';
-import { keywordSearch } from '../store/keyword';
+import { sql } from 'drizzle-orm';
+import { keywordQuery, keywordSearch } from '../store/keyword';
 
 let h: GraphHarness;
 beforeAll(async () => {
@@ -45,5 +46,44 @@ describe('keyword search (BM25)', () => {
           q,
         ).toContain(node.id);
     }
+  });
+
+  it('reads a word most nodes hold by scanning the tenant, not by listing the index, within the bound', async () => {
+    const t = identity(53);
+    await h.database.db.execute(sql`
+      insert into graph.nodes (id, tenant_id, title, body_markdown)
+      select 'node_' || lpad(g::text, 26, '0') || 'd', ${t.tenantId}, 'everywhere ' || g, case when g % 10 = 0 then 'zymurgy' else '' end
+      from generate_series(1, 300) g`);
+    const ran = async (candidates: number) => {
+      const result = await h.database.db.execute(
+        sql`explain (analyze, costs off, timing off) ${keywordQuery(t.tenantId, 'everywhere', {}, 20, 0, { maxTerms: 32, candidates })}`,
+      );
+      return (result as unknown as { rows: Array<Record<string, string>> }).rows
+        .map((r) => Object.values(r)[0])
+        .join('\n');
+    };
+    // 300 holders of 300 nodes, 50 wanted: 300² > 4 × 50 × 300, the scan runs and stops at 50.
+    const scanned = await ran(50);
+    // (the branch reading the index: `on nodes n`; the one scanning the tenant: `on nodes n_1`)
+    expect(scanned).toMatch(/on nodes n [^\n]*never executed/);
+    expect(scanned).toMatch(/on nodes n_1 (?![^\n]*never executed)/);
+    const dense = await keywordSearch(h.database.db, t.tenantId, 'everywhere', {}, 100, 0, {
+      maxTerms: 32,
+      candidates: 50,
+    });
+    expect(dense.total).toBe(50);
+    // The index when all its holders fit: every node scored.
+    const listed = await ran(1000);
+    expect(listed).toMatch(/on nodes n (?![^\n]*never executed)/);
+    expect(listed).toMatch(/on nodes n_1 [^\n]*never executed/);
+    expect((await keywordSearch(h.database.db, t.tenantId, 'everywhere', {}, 100, 0)).total).toBe(300);
+    // A rarer word goes first: its 30 holders are always among the candidates, ranked first.
+    const both = await keywordSearch(h.database.db, t.tenantId, 'everywhere zymurgy', {}, 30, 0, {
+      maxTerms: 32,
+      candidates: 50,
+    });
+    expect(both.total).toBeGreaterThanOrEqual(30); // 30 + 20, less those of the 20 among the 30
+    expect(both.total).toBeLessThanOrEqual(50);
+    expect(both.hits.map((x) => x.id).every((id) => Number(id.slice(5, 31)) % 10 === 0)).toBe(true);
   });
 });

@@ -37,6 +37,13 @@ export const BM25 = {
  */
 export const KEYWORD_LIMITS = { maxTerms: 32, candidates: 1000 } as const;
 
+/**
+ * A lexeme is read by scanning the tenant's rows instead of the full-text index when
+ * df² > DENSE_FACTOR × take × N: the index's bitmap costs about df entries, the scan about
+ * take × N / df rows, a row costing a few entries' worth (measured: 99k-entry bitmap 12.6 ms).
+ */
+const DENSE_FACTOR = 4;
+
 export interface KeywordFilter {
   status?: NodeRow['status'];
   paraItemId?: string;
@@ -86,47 +93,65 @@ export function keywordQuery(
     ), kept as materialized (
       select t.lex, t.q, ln(1 + (greatest(s.n, k.nodes) - k.nodes + 0.5) / (k.nodes + 0.5)) as idf,
         least(k.nodes, greatest(${limits.candidates} - coalesce(sum(k.nodes) over (
-          order by k.nodes, t.lex rows between unbounded preceding and 1 preceding), 0), 0))::int as take
+          order by k.nodes, t.lex rows between unbounded preceding and 1 preceding), 0), 0))::int as take,
+        k.nodes::float8 as df
       from terms t
-      join graph.keyword_terms k on k.tenant_id = ${tenantId} and k.lexeme = t.lex
+      -- One primary-key lookup per query word, whatever the planner knows of the table.
+      cross join lateral (
+        select kt.nodes from graph.keyword_terms kt where kt.tenant_id = ${tenantId} and kt.lexeme = t.lex
+      ) k
       cross join stats s
       where k.nodes > 0
       order by k.nodes, t.lex
       limit ${limits.maxTerms}
     ), candidates as (
-      -- Each candidate's vector and length come with it (no second visit of its row).
-      select distinct on (m.id) m.id, m.search, m.len from kept k cross join lateral (
-        select n.id, n.search, n.search_length as len from graph.nodes n
-        where ${filterSql(tenantId, filter)} and n.search @@ k.q
-        limit k.take
+      -- Each candidate's vector and length come with it (no second visit of its row). A word
+      -- most nodes hold is "dense": the full-text index would list all its nodes to give a few
+      -- (a bitmap of every holder), where reading the tenant's rows until enough hold it costs
+      -- about take × N / df rows; the cheaper of the two runs (the other branch's gate is false).
+      select distinct on (m.id) m.id, m.search, m.len from kept k cross join stats s cross join lateral (
+        (select n.id, n.search, n.search_length as len from graph.nodes n
+          where ${filterSql(tenantId, filter)} and n.search @@ k.q and k.df * k.df <= ${DENSE_FACTOR}::float8 * k.take * s.n
+          limit k.take)
+        union all
+        (select d.id, d.search, d.len from (
+            select n.id, n.search, n.search_length as len from graph.nodes n
+            where ${filterSql(tenantId, filter)} and k.df * k.df > ${DENSE_FACTOR}::float8 * k.take * s.n
+            offset 0
+          ) d
+          where d.search @@ k.q
+          limit k.take)
       ) m
       where k.take > 0
       order by m.id
     ), kept_lexemes as (
       select array_agg(lex) as lexemes from kept
     ), scored as (
-      -- A candidate's vector cut down to the kept lexemes it holds (the vector minus what is
-      -- not kept, in C), so only those become rows; tf weighs each occurrence by its field.
-      select c.id,
-        sum(k.idf * f.tf * (${k1}::float8 + 1) / (f.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(c.len, 1) / s.avglen))) as bm25,
-        count(*) as matched
+      -- Per candidate: its vector cut down to the kept lexemes it holds (the vector minus what
+      -- is not kept, in C), so only those become rows; tf weighs each occurrence by its field.
+      select c.id, x.bm25, x.matched,
+        (x.matched > 1 and c.search @@ phraseto_tsquery('english', ${query})) as phrase
       from candidates c
       cross join stats s
       cross join kept_lexemes kl
-      cross join lateral unnest(ts_delete(c.search, tsvector_to_array(ts_delete(c.search, kl.lexemes)))) u
-      join kept k on k.lex = u.lexeme
       cross join lateral (
-        select case when cardinality(u.weights) = 0 then 1 else cardinality(u.weights)
-          + ${field.title - 1}::float8 * cardinality(array_positions(u.weights, 'A'))
-          + ${field.tagsAndSummary - 1}::float8 * cardinality(array_positions(u.weights, 'B')) end as tf
-      ) f
-      group by c.id, s.avglen
+        select sum(k.idf * f.tf * (${k1}::float8 + 1) / (f.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * greatest(c.len, 1) / s.avglen))) as bm25,
+          count(*) as matched
+        from unnest(ts_delete(c.search, tsvector_to_array(ts_delete(c.search, kl.lexemes)))) u
+        join kept k on k.lex = u.lexeme
+        cross join lateral (
+          select case when cardinality(u.weights) = 0 then 1 else cardinality(u.weights)
+            + ${field.title - 1}::float8 * cardinality(array_positions(u.weights, 'A'))
+            + ${field.tagsAndSummary - 1}::float8 * cardinality(array_positions(u.weights, 'B')) end as tf
+        ) f
+      ) x
+      where x.matched > 0
     ), ranked as (
       select s.id, (s.bm25 * case
-          when s.matched > 1 and c.search @@ phraseto_tsquery('english', ${query}) then ${phraseBoost}::float8
+          when s.phrase then ${phraseBoost}::float8
           when s.matched = (select count(*) from terms) and s.matched > 1 then ${allWordsBoost}::float8
           else 1 end)::float8 as score
-      from scored s join candidates c on c.id = s.id
+      from scored s
     )
     select (select count(*)::int from ranked) as total,
       coalesce((select json_agg(json_build_object('id', p.id, 'score', p.score) order by p.score desc, p.id)

@@ -1,8 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@kg/db';
 
-/** The tables the hot queries read (node list and search, links, PARA associations). */
-const TABLES = ['graph.nodes', 'graph.links', 'graph.node_para_items'] as const;
+/**
+ * The tables the hot queries read (node list and search, links, PARA associations, keyword
+ * statistics: every node write updates dozens of keyword_terms rows, so PGlite, which has no
+ * autovacuum, needs them vacuumed too).
+ */
+const TABLES = [
+  'graph.nodes',
+  'graph.links',
+  'graph.node_para_items',
+  'graph.keyword_terms',
+  'graph.keyword_corpus',
+] as const;
 /** The GIN indexes of those tables: inserts land in a pending list until a vacuum merges it. */
 const GIN_INDEXES = ['graph.nodes_search_idx', 'graph.nodes_para_item_ids_idx'] as const;
 
