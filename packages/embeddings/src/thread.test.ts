@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalEmbedder } from './local';
 import type { Embedder } from './port';
@@ -63,4 +66,23 @@ describe('local embedder in a worker thread', () => {
     await e.close();
     await expect(e.embed(['late'], 'query')).rejects.toThrow(/closed/);
   });
+
+  it('keeps a script alive until close() has ended, when closing is its last step', () => {
+    // The thread is unref'd; a script ending in `await close()` once exited with that await
+    // unsettled (exit code 13) and never ran what came after.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const thread = pathToFileURL(fileURLToPath(new URL('./thread.ts', import.meta.url))).href;
+    const script = `const { createThreadedEmbedder } = await import(${JSON.stringify(thread)});
+      const e = await createThreadedEmbedder();
+      await e.embed(['one'], 'query');
+      await e.close();
+      console.log('closed');`;
+    const run = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(run.stderr).not.toMatch(/unsettled/);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('closed');
+  }, 180_000);
 });

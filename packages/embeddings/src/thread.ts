@@ -120,6 +120,9 @@ export async function createThreadedEmbedder(options: LocalEmbedderOptions = {})
       const running = await thread?.catch(() => null);
       if (!running) return;
       const exited = new Promise((r) => running.worker.once('exit', r));
+      // The thread is unref'd so that it never keeps a process alive; while it closes, it must:
+      // a script whose last step is `await close()` would otherwise end with that await unsettled.
+      running.worker.ref();
       running.worker.postMessage({ type: 'close' } satisfies ThreadRequest);
       await exited;
       failPending('local embedder: closed');
