@@ -32,11 +32,15 @@ export const WebhookDeliveryId = idSchema('webhookDelivery').meta({
 });
 
 const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
-const EndpointUrl = text({ max: 2048 }).regex(HTTP_URL, 'must be an http:// or https:// URL').meta({
-  description:
-    'Where events are POSTed. Its host must resolve to public addresses only (no private, loopback or link-local address unless the server allow-lists it); it is checked at every delivery. Redirects are not followed.',
-  example: 'https://example.com/hooks/kg',
-});
+const EndpointUrl = text({ max: 2048 })
+  .regex(HTTP_URL, 'must be an http:// or https:// URL')
+  // The pattern only shapes it; the URL is parsed (WHATWG) to be delivered to, so it must parse.
+  .refine((url) => URL.canParse(url), 'must be a valid URL (its host cannot be parsed)')
+  .meta({
+    description:
+      'Where events are POSTed. Its host must resolve to public addresses only (no private, loopback or link-local address unless the server allow-lists it); it is checked at every delivery. Redirects are not followed.',
+    example: 'https://example.com/hooks/kg',
+  });
 const EventTypes = z
   .array(WebhookEventType)
   .min(1)

@@ -65,8 +65,10 @@ const toAttempt = (row: AttemptRow): WebhookAttempt => ({
  * addresses the policy allows, now (and again at every delivery: DNS can change).
  */
 async function checkUrl(ctx: WebhooksContext, raw: string): Promise<string> {
-  const url = new URL(raw);
   const refuse = (message: string) => invalid(`url: ${message}`, [{ path: 'url', message }]);
+  // The contract refuses what does not parse; this holds for any other caller too.
+  if (!URL.canParse(raw)) throw refuse('must be a valid URL (its host cannot be parsed)');
+  const url = new URL(raw);
   if (url.username || url.password) throw refuse('must not carry credentials (user:password@)');
   try {
     await resolvePublic(url.hostname, ctx.policy);

@@ -143,6 +143,14 @@ describe('webhook endpoints', () => {
     await expect(api().create({ url: 'ftp://example.com/x', event_types: ['node.created'] })).rejects.toMatchObject(
       invalid,
     );
+    // Shaped like a URL but not one (the fuzzer's: a soft hyphen, C1 controls, a lone surrogate, `<`
+    // in the host): refused as input, on create and on update, never a TypeError (500).
+    for (const url of [
+      'http://\u00ad4\u0087\u009fw\u00c1\u00c3\ud83d\ude0d\uda29\ude51<',
+      'http://exa mple.com/',
+      'http://[::1/x',
+    ])
+      await expect(api().create({ url, event_types: ['node.created'] }), url).rejects.toMatchObject(invalid);
     await expect(api().create({ url: hook.url(), event_types: [] })).rejects.toMatchObject(invalid);
     await expect(
       api().create({ url: hook.url(), event_types: ['node.created', 'node.created'] }),
