@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphHarness, HARNESS_TIMEOUT, identity, type GraphHarness } from '../testing';
 import { sql } from 'drizzle-orm';
-import { keywordQuery, keywordSearch } from '../store/keyword';
+import { KEYWORD_LIMITS, keywordQuery, keywordSearch } from '../store/keyword';
 
 let h: GraphHarness;
 beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('keyword search (BM25)', () => {
       from generate_series(1, 300) g`);
     const ran = async (candidates: number) => {
       const result = await h.database.db.execute(
-        sql`explain (analyze, costs off, timing off) ${keywordQuery(t.tenantId, 'everywhere', {}, 20, 0, { maxTerms: 32, candidates })}`,
+        sql`explain (analyze, costs off, timing off) ${keywordQuery(t.tenantId, 'everywhere', {}, 20, 0, { ...KEYWORD_LIMITS, candidates })}`,
       );
       return (result as unknown as { rows: Array<Record<string, string>> }).rows
         .map((r) => Object.values(r)[0])
@@ -68,7 +68,7 @@ describe('keyword search (BM25)', () => {
     expect(scanned).toMatch(/on nodes n [^\n]*never executed/);
     expect(scanned).toMatch(/on nodes n_1 (?![^\n]*never executed)/);
     const dense = await keywordSearch(h.database.db, t.tenantId, 'everywhere', {}, 100, 0, {
-      maxTerms: 32,
+      ...KEYWORD_LIMITS,
       candidates: 50,
     });
     expect(dense.total).toBe(50);
@@ -79,7 +79,7 @@ describe('keyword search (BM25)', () => {
     expect((await keywordSearch(h.database.db, t.tenantId, 'everywhere', {}, 100, 0)).total).toBe(300);
     // A rarer word goes first: its 30 holders are always among the candidates, ranked first.
     const both = await keywordSearch(h.database.db, t.tenantId, 'everywhere zymurgy', {}, 30, 0, {
-      maxTerms: 32,
+      ...KEYWORD_LIMITS,
       candidates: 50,
     });
     expect(both.total).toBeGreaterThanOrEqual(30); // 30 + 20, less those of the 20 among the 30

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { newId } from '@kg/db';
+import { newId, type DbOrTx } from '@kg/db';
 import { freshIdentity, type GraphHarness } from '../testing';
 import { keywordSearch } from './keyword';
 
@@ -10,34 +10,33 @@ import { keywordSearch } from './keyword';
  * PostgreSQL with concurrent writers (keyword-stats.postgres.test.ts).
  */
 type Rows = { rows: Array<Record<string, unknown>> };
-const rows = async (h: GraphHarness, q: ReturnType<typeof sql>) =>
-  ((await h.database.db.execute(q)) as unknown as Rows).rows;
+const rows = async (db: DbOrTx, q: ReturnType<typeof sql>) => ((await db.execute(q)) as unknown as Rows).rows;
 
 /** The tenant's kept statistics and the same counted from its nodes. */
-export async function statsAndRecount(h: GraphHarness, tenantId: string) {
+export async function statsAndRecount(db: DbOrTx, tenantId: string) {
   const kept = await rows(
-    h,
+    db,
     sql`select lexeme, nodes from graph.keyword_terms where tenant_id = ${tenantId} order by lexeme`,
   );
   const counted = await rows(
-    h,
+    db,
     sql`select l.lexeme, count(*)::int as nodes from graph.nodes n
         cross join lateral unnest(tsvector_to_array(n.search)) as l(lexeme)
         where n.tenant_id = ${tenantId} group by 1 order by 1`,
   );
   const corpus = await rows(
-    h,
+    db,
     sql`select nodes, length_sum::int as length_sum from graph.keyword_corpus where tenant_id = ${tenantId}`,
   );
   const corpusCounted = await rows(
-    h,
+    db,
     sql`select count(*)::int as nodes, sum(length(search))::int as length_sum from graph.nodes where tenant_id = ${tenantId} having count(*) > 0`,
   );
   return { kept, counted, corpus, corpusCounted };
 }
 
 export async function expectExact(h: GraphHarness, tenantId: string) {
-  const s = await statsAndRecount(h, tenantId);
+  const s = await statsAndRecount(h.database.db, tenantId);
   expect(s.kept).toEqual(s.counted);
   expect(s.corpus).toEqual(s.corpusCounted);
   return s;
@@ -77,13 +76,18 @@ export function keywordStatsSuite(harness: () => GraphHarness) {
     // Writes that leave the text alone (status, links' counts) leave the statistics alone.
     await h.as(a).nodes.update({ id: one.id, patch: { status: 'validated' } });
     await h.as(a).links.replace({ id: one.id, links: [{ target_id: two.id, type: 'related' }] });
-    expect((await statsAndRecount(h, a.tenantId)).kept).toEqual(after.kept);
+    expect((await statsAndRecount(h.database.db, a.tenantId)).kept).toEqual(after.kept);
 
     await h.as(a).nodes.delete({ id: one.id });
     const left = await expectExact(h, a.tenantId);
     expect(left.corpus).toEqual([{ nodes: 1, length_sum: left.corpusCounted[0]!['length_sum'] }]);
     await h.as(a).nodes.delete({ id: two.id });
-    expect(await statsAndRecount(h, a.tenantId)).toEqual({ kept: [], counted: [], corpus: [], corpusCounted: [] });
+    expect(await statsAndRecount(h.database.db, a.tenantId)).toEqual({
+      kept: [],
+      counted: [],
+      corpus: [],
+      corpusCounted: [],
+    });
     // The other tenant's statistics never moved.
     await expectExact(h, b.tenantId);
     expect((await keywordSearch(h.database.db, b.tenantId, 'sourdough', {}, 10, 0)).hits.map((x) => x.id)).toEqual([
@@ -104,7 +108,12 @@ export function keywordStatsSuite(harness: () => GraphHarness) {
     await h.database.db.execute(sql`delete from graph.nodes where tenant_id = ${t.tenantId} and title like 'bulk 2%'`);
     await expectExact(h, t.tenantId);
     await h.database.db.execute(sql`delete from graph.nodes where tenant_id = ${t.tenantId}`);
-    expect(await statsAndRecount(h, t.tenantId)).toEqual({ kept: [], counted: [], corpus: [], corpusCounted: [] });
+    expect(await statsAndRecount(h.database.db, t.tenantId)).toEqual({
+      kept: [],
+      counted: [],
+      corpus: [],
+      corpusCounted: [],
+    });
   });
 
   it('a write that rolls back leaves them as they were', async () => {
@@ -118,7 +127,7 @@ export function keywordStatsSuite(harness: () => GraphHarness) {
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
-    expect(await statsAndRecount(h, t.tenantId)).toEqual(before);
+    expect(await statsAndRecount(h.database.db, t.tenantId)).toEqual(before);
   });
 
   it('take hostile text: quotes, backslashes, any script, a node of 20,000 distinct words', async () => {

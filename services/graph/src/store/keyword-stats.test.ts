@@ -37,7 +37,7 @@ describe('keyword statistics (PGlite)', () => {
           select 'node_' || lpad(g::text, 26, '0'), ${t.tenantId}, 'written before ' || g, 'word' || (g % 5)
           from generate_series(1, 300) g`);
         await database.migrate(graphMigrations);
-        const s = await statsAndRecount({ database } as GraphHarness, t.tenantId);
+        const s = await statsAndRecount(database.db, t.tenantId);
         expect(s.kept).toEqual(s.counted);
         expect(s.kept).toContainEqual({ lexeme: 'written', nodes: 300 });
         expect(s.corpus).toEqual(s.corpusCounted);

@@ -35,7 +35,11 @@ export const BM25 = {
  * lexeme is always scored, with every kept lexeme it holds. Reading a common lexeme's nodes is
  * what made a query slow (each is a heap row and a vector to score).
  */
-export const KEYWORD_LIMITS = { maxTerms: 32, candidates: 1000 } as const;
+export interface KeywordLimits {
+  maxTerms: number;
+  candidates: number;
+}
+export const KEYWORD_LIMITS: Readonly<KeywordLimits> = { maxTerms: 32, candidates: 1000 };
 
 /**
  * A lexeme is read by scanning the tenant's rows instead of the full-text index when
@@ -78,7 +82,7 @@ export function keywordQuery(
   filter: KeywordFilter,
   limit: number,
   offset: number,
-  limits: { maxTerms: number; candidates: number } = KEYWORD_LIMITS,
+  limits: KeywordLimits = KEYWORD_LIMITS,
 ) {
   const { k1, b, allWordsBoost, phraseBoost, field } = BM25;
   return sql`
@@ -166,7 +170,7 @@ export async function keywordSearch(
   filter: KeywordFilter,
   limit: number,
   offset: number,
-  limits?: { maxTerms: number; candidates: number },
+  limits?: KeywordLimits,
 ): Promise<KeywordPage> {
   const result = await db.execute(keywordQuery(tenantId, query, filter, limit, offset, limits));
   const [row] = rowsOf<{ total: number; hits: Array<{ id: string; score: number }> | string }>(result);
