@@ -196,6 +196,31 @@ test('the extension saves a page, a selection and a link with every field; the b
   await context.close();
 });
 
+test('"Save and test" clicked while the options page still reads its settings saves and tests, never reloads the page', async () => {
+  const kg = await apiSession('extension-early@example.com');
+  const { key } = await kg.call<{ key: string }>('POST', '/auth/api-keys', { name: 'browser extension' });
+  const { context, id } = await launch(freshProfile());
+  // A busy browser: the options page's reads of storage take 3 s (a CI run once clicked
+  // before they ended; the form then submitted itself and the page reloaded, empty).
+  await context.addInitScript(() => {
+    if (!location.pathname.endsWith('/options.html')) return;
+    const local = chrome.storage.local;
+    const get = local.get.bind(local) as (keys?: unknown) => Promise<Record<string, unknown>>;
+    Object.defineProperty(local, 'get', {
+      value: (keys?: unknown) => new Promise((r) => setTimeout(r, 3000)).then(() => get(keys)),
+    });
+  });
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${id}/options.html`, { waitUntil: 'domcontentloaded' });
+  await options.getByLabel('Server address').fill(BASE());
+  await options.getByLabel('API key').fill(key);
+  await options.getByRole('button', { name: 'Save and test' }).click();
+  await expect(options.locator('#result')).toContainText('Connected to');
+  await expect(options.locator('#result')).toContainText('extension-early@example.com');
+  expect(new URL(options.url()).search).toBe('');
+  await context.close();
+});
+
 test('a failed capture shows why with a retry; a web page cannot reach the extension', async () => {
   const kg = await apiSession('extension-failure@example.com');
   const captures = async () => (await kg.call<{ data: Capture[] }>('GET', '/captures?per_page=100')).data;

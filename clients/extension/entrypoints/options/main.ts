@@ -24,15 +24,25 @@ async function showTabs() {
   toggle.dataset['on'] = String(on);
 }
 
-async function main() {
-  const settings = await loadSettings(storage);
-  if (settings) $<HTMLInputElement>('server').value = settings.server;
-  await showWaiting();
+/**
+ * Every listener is attached before anything is awaited: a click on "Save and test" while the
+ * page still reads its settings would otherwise submit the form natively and reload the page,
+ * empty (a busy browser took seconds once).
+ */
+function main() {
+  const loaded = loadSettings(storage);
+  void loaded.then((settings) => {
+    const server = $<HTMLInputElement>('server');
+    // What the person has typed meanwhile stays.
+    if (settings && !server.value) server.value = settings.server;
+  });
   $('settings').addEventListener('submit', (e) => {
     e.preventDefault();
     const result = $('result');
+    result.textContent = 'Testing…';
     void (async () => {
       try {
+        const settings = await loaded;
         const server = serverOrigin($<HTMLInputElement>('server').value);
         const apiKey = checkApiKey($<HTMLInputElement>('api-key').value || settings?.apiKey || '');
         // Only the configured server (an optional host permission, asked for here, in the click).
@@ -50,7 +60,6 @@ async function main() {
       }
     })();
   });
-  await showTabs();
   browser.permissions.onAdded.addListener(() => void showTabs());
   browser.permissions.onRemoved.addListener(() => void showTabs());
   $('tabs-toggle').addEventListener('click', (e) => {
@@ -68,6 +77,8 @@ async function main() {
       await showWaiting();
     });
   });
+  void showWaiting();
+  void showTabs();
 }
 
-void main();
+main();
