@@ -1,12 +1,11 @@
-import path from 'node:path';
-import { mkdirSync, rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { PoolConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { PGlite } from '@electric-sql/pglite';
 import { PriorityGate } from './priority';
-import { forgetPgliteTemplate, isNewDataDir, pgliteTemplate } from './pglite-template';
+import { openPglite, type PgliteOpenOptions } from './pglite-open';
+import { openPgliteThread, type ThreadedPglite } from './pglite-thread';
 
 /** The drizzle database type both adapters satisfy; stores are written against it only. */
 /** Drizzle journals live in one schema, one table per service (its own schema is created by its first migration). */
@@ -36,11 +35,7 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
 }
 
-export interface PgliteOptions {
-  /** The database's folder (its `pgdata` inside); null keeps it in memory. */
-  dataDir: string | null;
-  /** Where a copy of initdb's output is kept for new databases (pglite-template.ts); none: in memory only. */
-  templateDir?: string;
+export interface PgliteOptions extends PgliteOpenOptions {
   /**
    * PostgreSQL's `shared_buffers` inside PGlite's WebAssembly memory, in MiB (default 128,
    * PostgreSQL's own). Fewer keep the process smaller once the buffers fill; a page beyond them
@@ -48,10 +43,14 @@ export interface PgliteOptions {
    * (docs/configuration.md).
    */
   sharedBuffersMb?: number;
+  /**
+   * Runs PGlite in a worker thread of its own (pglite-thread.ts), so statements never hold the
+   * event loop; default: in this thread (tests, scripts).
+   */
+  thread?: boolean;
+  /** With `thread`: called if the thread ends unasked; nothing answers after it. */
+  onThreadExit?: (error: Error) => void;
 }
-
-/** `shared_buffers` of PGlite unless told otherwise (MiB): PostgreSQL's default. */
-export const PGLITE_SHARED_BUFFERS_MB = 128;
 
 export type DatabaseOptions = PostgresOptions | PgliteOptions;
 
@@ -105,12 +104,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         }),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const opened = await openPglite(PGlite, opts);
+  const { thread, onThreadExit, ...open } = opts;
+  const opened: PgliteClient = thread
+    ? await openPgliteThread(onThreadExit ? { ...open, onThreadExit } : open)
+    : await openPglite(open);
   const client = prioritised(opened);
-  const db = drizzle({ client, casing: 'snake_case' });
+  const db = drizzle({ client: client as PGlite, casing: 'snake_case' });
   return {
     kind: 'pglite',
     db: db as unknown as Db,
@@ -125,17 +126,20 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   };
 }
 
+/** What drizzle and the gate use of PGlite, in this thread or in one of its own (pglite-thread.ts). */
+type PgliteClient = PGlite | ThreadedPglite;
+
 /** What PGlite runs through its one backend, one at a time: the statements drizzle sends. */
 const SERIALISED = new Set<PropertyKey>(['query', 'exec', 'transaction', 'sql']);
 
 /**
- * PGlite runs one statement (or transaction) at a time, first come first served, on the
- * process's one thread. Through this, the next is chosen by priority instead: statements of
+ * PGlite runs one statement (or transaction) at a time, first come first served (in this
+ * thread or in its own). Through this, the next is chosen by priority instead: statements of
  * requests go ahead of those of background work (inBackground: the pipeline, imports,
  * consumers, periodic jobs), so a busy server still answers its users at the pace of one
  * statement, not of a queue of them. PostgreSQL needs none of this (a connection per query).
  */
-function prioritised(client: PGlite, gate = new PriorityGate()): PGlite {
+function prioritised<C extends object>(client: C, gate = new PriorityGate()): C {
   return new Proxy(client, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
@@ -145,34 +149,6 @@ function prioritised(client: PGlite, gate = new PriorityGate()): PGlite {
       return SERIALISED.has(prop) ? (...args: unknown[]) => gate.run(async () => method(...args)) : method;
     },
   });
-}
-
-/** A new database starts from the copy of initdb's output; an existing folder is opened as it is. */
-async function openPglite(pglite: typeof PGlite, opts: PgliteOptions): Promise<PGlite> {
-  const dir = opts.dataDir ? path.resolve(opts.dataDir, 'pgdata') : undefined;
-  // PGlite's own start parameters, and the buffers' size (a start parameter, not a file: PGlite
-  // writes postgresql.conf whole when told any setting through it).
-  const startParams = [
-    ...pglite.defaultStartParams,
-    '-c',
-    `shared_buffers=${opts.sharedBuffersMb ?? PGLITE_SHARED_BUFFERS_MB}MB`,
-  ];
-  if (dir && !isNewDataDir(dir)) return pglite.create(dir, { startParams });
-  if (dir) mkdirSync(dir, { recursive: true });
-  try {
-    const loadDataDir = await pgliteTemplate(() => pglite.create(), opts.templateDir);
-    return dir
-      ? await pglite.create(dir, { loadDataDir, startParams })
-      : await pglite.create({ loadDataDir, startParams });
-  } catch {
-    // A copy PGlite cannot load: forget it, empty the folder again and run initdb as without one.
-    forgetPgliteTemplate(opts.templateDir);
-    if (dir) {
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-    }
-  }
-  return dir ? pglite.create(dir, { startParams }) : pglite.create({ startParams });
 }
 
 async function ping(db: Db): Promise<boolean> {

@@ -1,6 +1,5 @@
 export {
   openDatabase,
-  PGLITE_SHARED_BUFFERS_MB,
   pgPoolConfig,
   postgresOptions,
   type PostgresOptions,
@@ -10,6 +9,7 @@ export {
   type Tx,
   type DbOrTx,
 } from './client';
+export { PGLITE_SHARED_BUFFERS_MB } from './pglite-open';
 export { newId } from './ids';
 export { tenantIdColumn, createdAt, updatedAt, optionalTimestamp, iso, isoOrNull } from './columns';
 export { outboxTable, type OutboxTable } from './outbox';

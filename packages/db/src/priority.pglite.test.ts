@@ -8,10 +8,13 @@ import { inBackground } from './priority';
  * background statements (an import's batches, the pipeline) waits for the one running, not
  * for the queue.
  */
-describe('PGlite through openDatabase: requests first', () => {
+describe.each([
+  ['in this thread', false],
+  ['in a thread of its own', true],
+])('PGlite %s through openDatabase: requests first', (_where, thread) => {
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: null });
+    database = await openDatabase({ dataDir: null, thread });
   }, 60_000);
   afterAll(() => database.close());
 

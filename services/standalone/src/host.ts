@@ -66,6 +66,12 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     dataDir,
     templateDir: config.PGLITE_TEMPLATE_DIR || undefined,
     sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+    thread: config.PGLITE_THREAD,
+    // As PGlite aborting in this thread would: nothing can answer without the database.
+    onThreadExit: (err) => {
+      logger.fatal({ err }, 'the embedded database stopped; the process ends');
+      process.exit(1);
+    },
   });
   for (const migrations of [authMigrations, paraMigrations, graphMigrations, searchMigrations, capturesMigrations])
     await database.migrate(migrations);
