@@ -345,3 +345,80 @@ describe('one embedding per capture (stage 5 and the indexer share the embedding
     });
   });
 });
+
+describe('a pass embeds a tenant’s nodes together', () => {
+  /** The indexer over a memory index that counts its writes, and an embedder that fails on `poison`. */
+  function batchSetup(onEmbed: (texts: string[]) => Promise<void> = async () => undefined) {
+    const graphNodes = new Map<string, Map<string, IndexedNode>>([[tenant, new Map()]]);
+    const memory = createMemoryVectorIndex();
+    const upserts: number[] = [];
+    const vectors = {
+      ...memory,
+      upsert: (collection: string, points: Parameters<typeof memory.upsert>[1]) => {
+        upserts.push(points.length);
+        return memory.upsert(collection, points);
+      },
+    } as typeof memory;
+    const base = testEmbedder();
+    const embedder = {
+      ...base,
+      async embed(texts: string[], kind: 'query' | 'passage') {
+        await onEmbed(texts);
+        if (texts.some((t) => t.includes('poison'))) throw new Error('the model refused');
+        return base.embed(texts, kind);
+      },
+    };
+    const shared = createTenantEmbedder(embedder, createEmbeddingCache(), createEmbedderQueue());
+    const graph = fakeGraph(graphNodes, () => []);
+    const indexer = createIndexer({ db: database.db, vectors, embedder: shared, nodes: graphNodeSource(graph), logger });
+    const write = async (n: IndexedNode) => {
+      graphNodes.get(tenant)!.set(n.id, n);
+      await applyNodeEvent(database.db, event(tenant, n));
+    };
+    const rows = (ids: string[]) =>
+      database.db
+        .select({ nodeId: documents.nodeId, version: documents.version, embeddedVersion: documents.embeddedVersion, embedFailures: documents.embedFailures })
+        .from(documents)
+        .where(inArray(documents.nodeId, ids));
+    return { indexer, upserts, write, rows, graphNodes };
+  }
+
+  it('one vector write and one record for the batch; one failing embedding leaves the others stored and records its own failure', async () => {
+    const s = batchSetup();
+    await s.indexer.ensureCollection();
+    const good = Array.from({ length: 5 }, (_, i) => node(newId('node'), `Batch ${i}`, `ordinary words number ${i}`));
+    for (const n of good) await s.write(n);
+    expect(await s.indexer.runPass()).toBe(5);
+    expect(s.upserts).toEqual([5]);
+    expect((await s.rows(good.map((n) => n.id))).every((r) => r.embeddedVersion === r.version)).toBe(true);
+
+    const more = Array.from({ length: 3 }, (_, i) => node(newId('node'), `More ${i}`, `plain text ${i}`));
+    const bad = node(newId('node'), 'Bad', 'this one carries poison');
+    for (const n of [...more, bad]) await s.write(n);
+    expect(await s.indexer.runPass()).toBe(4);
+    const after = await s.rows([...more, bad].map((n) => n.id));
+    for (const r of after.filter((r) => r.nodeId !== bad.id)) expect(r.embeddedVersion).toBe(r.version);
+    expect(after.find((r) => r.nodeId === bad.id)).toMatchObject({ embeddedVersion: null, embedFailures: 1 });
+  });
+
+  it('a node changed while its batch was being embedded stays pending, and the next pass embeds its new text', async () => {
+    let change: (() => Promise<void>) | null = null;
+    const s = batchSetup(async () => {
+      const c = change;
+      change = null;
+      await c?.();
+    });
+    await s.indexer.ensureCollection();
+    const nodes = Array.from({ length: 3 }, (_, i) => node(newId('node'), `Race ${i}`, `racing words ${i}`));
+    for (const n of nodes) await s.write(n);
+    change = () => s.write({ ...nodes[1]!, body_markdown: 'rewritten meanwhile' });
+    expect(await s.indexer.runPass()).toBe(3);
+    const first = await s.rows(nodes.map((n) => n.id));
+    const changed = first.find((r) => r.nodeId === nodes[1]!.id)!;
+    expect(changed.embeddedVersion).not.toBe(changed.version);
+    for (const r of first.filter((r) => r.nodeId !== nodes[1]!.id)) expect(r.embeddedVersion).toBe(r.version);
+    expect(await s.indexer.runPass()).toBe(1);
+    const [again] = await s.rows([nodes[1]!.id]);
+    expect(again!.embeddedVersion).toBe(again!.version);
+  });
+});

@@ -6,6 +6,7 @@ import { createCollectionGate, type CollectionGate } from '../vector-health';
 import {
   findPendingDocuments,
   markEmbedded,
+  markEmbeddedMany,
   recordEmbedFailure,
   requeueDocument,
   type PendingDocument,
@@ -124,35 +125,64 @@ export function createIndexer(deps: IndexerDeps) {
   const now = deps.now ?? Date.now;
 
   /**
-   * Embeds one node and stores its vector. When the embedder fails, the failure is recorded
-   * with the next attempt's time (indexing/retry.ts) and logged once, at the first failure of
-   * the version, with the node's id (never its text). Returns false when the pass should stop.
+   * Records a failed embedding of `doc` with the next attempt's time (indexing/retry.ts), logged
+   * once, at the first failure of the version, with the node's id (never its text). Returns
+   * false when the pass should stop.
    */
-  async function embedOne(doc: PendingDocument, node: IndexedNode): Promise<boolean> {
-    let vector: number[];
-    try {
-      vector = await embedNode(deps.embedder.for(doc.tenantId, 'background'), node);
-    } catch (err) {
-      const plan = planAfterFailure(doc.failures, err, now());
-      await recordEmbedFailure(deps.db, doc, deps.embedder.model, plan.failures, plan.retryAt);
-      if (plan.failures === 1)
-        deps.logger.warn(
-          {
-            tenantId: doc.tenantId,
-            nodeId: doc.nodeId,
-            version: doc.version,
-            model: deps.embedder.model,
-            error: describeError(err),
-            maxFailures: EMBED_MAX_FAILURES,
-          },
-          'search indexing: embedding a node failed; retrying with backoff',
-        );
-      return !plan.stopPass;
+  async function embedFailed(doc: PendingDocument, err: unknown): Promise<boolean> {
+    const plan = planAfterFailure(doc.failures, err, now());
+    await recordEmbedFailure(deps.db, doc, deps.embedder.model, plan.failures, plan.retryAt);
+    if (plan.failures === 1)
+      deps.logger.warn(
+        {
+          tenantId: doc.tenantId,
+          nodeId: doc.nodeId,
+          version: doc.version,
+          model: deps.embedder.model,
+          error: describeError(err),
+          maxFailures: EMBED_MAX_FAILURES,
+        },
+        'search indexing: embedding a node failed; retrying with backoff',
+      );
+    return !plan.stopPass;
+  }
+
+  /**
+   * Embeds a tenant's nodes of one pass together and stores their vectors: the texts go to the
+   * embedder at once (its queue feeds the model text after text, no gap while this thread
+   * stores a vector), then one upsert of the points made and one statement recording them (on
+   * the embedded database a background statement waits its turn behind requests: 2 for the
+   * batch instead of 2 a node). A node whose embedding failed records its own failure. Returns
+   * false when the pass should stop.
+   */
+  async function embedMany(tenantId: string, items: { doc: PendingDocument; node: IndexedNode }[]): Promise<boolean> {
+    if (items.length === 0) return true;
+    const embeds = deps.embedder.for(tenantId, 'background');
+    const settled = await Promise.allSettled(items.map(({ node }) => embedNode(embeds, node)));
+    const made = items.flatMap((item, i) => {
+      const r = settled[i]!;
+      return r.status === 'fulfilled' ? [{ ...item, vector: r.value }] : [];
+    });
+    if (made.length > 0) {
+      await deps.vectors.upsert(
+        collection,
+        made.map(({ doc, node, vector }) => ({
+          id: doc.nodeId,
+          vector,
+          payload: payloadOf(tenantId, node, deps.embedder.model),
+        })),
+      );
+      const marked = await markEmbeddedMany(
+        deps.db,
+        tenantId,
+        made.map(({ doc }) => doc),
+        deps.embedder.model,
+        PAYLOAD_VERSION,
+      );
+      for (const { doc } of made) if (!marked.has(doc.nodeId)) await requeueDocument(deps.db, tenantId, doc.nodeId);
     }
-    await deps.vectors.upsert(collection, [
-      { id: doc.nodeId, vector, payload: payloadOf(doc.tenantId, node, deps.embedder.model) },
-    ]);
-    await recorded(doc, deps.embedder.model, PAYLOAD_VERSION);
+    for (const [i, r] of settled.entries())
+      if (r.status === 'rejected' && !(await embedFailed(items[i]!.doc, r.reason))) return false;
     return true;
   }
 
@@ -173,7 +203,7 @@ export function createIndexer(deps: IndexerDeps) {
         { tenantId: doc.tenantId, nodeId: doc.nodeId, error: describeError(err) },
         'search indexing: updating a payload failed; embedding the node again',
       );
-      return embedOne(doc, node);
+      return embedMany(doc.tenantId, [{ doc, node }]);
     }
     await recorded(doc, deps.embedder.model, PAYLOAD_VERSION);
     return true;
@@ -217,14 +247,14 @@ export function createIndexer(deps: IndexerDeps) {
           )
         ).map((n) => [n.id, n]),
       );
+      const toEmbed: { doc: PendingDocument; node: IndexedNode }[] = [];
       for (const doc of docs) {
         const node = nodes.get(doc.nodeId);
-        if (!node) {
-          parked.set(key(doc), at + retryAfterMs);
-          continue;
-        }
-        if (!(await (doc.payloadOnly ? refreshPayload(doc, node) : embedOne(doc, node)))) return 0;
+        if (!node) parked.set(key(doc), at + retryAfterMs);
+        else if (!doc.payloadOnly) toEmbed.push({ doc, node });
+        else if (!(await refreshPayload(doc, node))) return 0;
       }
+      if (!(await embedMany(tenantId, toEmbed))) return 0;
     }
     return batch.length;
   }

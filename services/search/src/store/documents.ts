@@ -219,6 +219,36 @@ export async function markEmbedded(
 }
 
 /**
+ * markEmbedded for several documents of one tenant in one statement (the indexer's batch):
+ * returns the node ids whose version still matched; the others changed meanwhile.
+ */
+export async function markEmbeddedMany(
+  db: DbOrTx,
+  tenantId: string,
+  docs: { nodeId: string; version: number }[],
+  model: string,
+  payloadVersion: number,
+): Promise<Set<string>> {
+  if (docs.length === 0) return new Set();
+  const rows = await db
+    .update(documents)
+    .set({
+      embeddedVersion: sql`${documents.version}`,
+      embeddedModel: model,
+      embeddedPayload: payloadVersion,
+      ...noFailures,
+    })
+    .where(
+      and(
+        eq(documents.tenantId, tenantId),
+        or(...docs.map((d) => and(eq(documents.nodeId, d.nodeId), eq(documents.version, d.version)))),
+      ),
+    )
+    .returning({ nodeId: documents.nodeId });
+  return new Set(rows.map((r) => r.nodeId));
+}
+
+/**
  * After a vector write for a version the document no longer has (markEmbedded missed): the
  * index may now hold that older write over a newer one another indexer recorded meanwhile, or
  * a point of a node deleted meanwhile. The document is made pending again: a live one is
