@@ -110,7 +110,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const opened: PgliteClient = thread
     ? await openPgliteThread(onThreadExit ? { ...open, onThreadExit } : open)
     : await openPglite(open);
-  const client = prioritised(opened);
+  // In a thread, one statement may wait there while another runs, so the thread never idles
+  // for this one's turn of the event loop; in this thread, one at a time.
+  const client = prioritised(opened, new PriorityGate(thread ? 2 : 1));
   const db = drizzle({ client: client as PGlite, casing: 'snake_case' });
   return {
     kind: 'pglite',
@@ -146,7 +148,10 @@ function prioritised<C extends object>(client: C, gate = new PriorityGate()): C 
       if (typeof value !== 'function') return value;
       // Bound to PGlite itself: its private fields are not reachable through a proxy.
       const method = (value as (...args: unknown[]) => unknown).bind(target);
-      return SERIALISED.has(prop) ? (...args: unknown[]) => gate.run(async () => method(...args)) : method;
+      if (!SERIALISED.has(prop)) return method;
+      // A transaction has the database to itself: nothing else may run between its statements.
+      const exclusive = prop === 'transaction';
+      return (...args: unknown[]) => gate.run(async () => method(...args), undefined, exclusive);
     },
   });
 }

@@ -40,6 +40,58 @@ describe('PriorityGate', () => {
     expect(order.indexOf('bg')).toBe(1 + INTERACTIVE_BURST);
   });
 
+  it('with room for two, two statements overlap, never three; a transaction runs alone', async () => {
+    const gate = new PriorityGate(2);
+    const log: string[] = [];
+    let running = 0;
+    let most = 0;
+    let exclusiveSaw = -1;
+    const op =
+      (name: string, exclusive = false) =>
+      () =>
+        gate.run(
+          async () => {
+            most = Math.max(most, ++running);
+            if (exclusive) exclusiveSaw = running;
+            log.push(`start ${name}`);
+            await tick();
+            log.push(`end ${name}`);
+            running--;
+          },
+          false,
+          exclusive,
+        );
+    await Promise.all([op('a')(), op('b')(), op('c')(), op('tx', true)(), op('d')(), op('e')()]);
+    expect(most).toBe(2);
+    expect(exclusiveSaw).toBe(1);
+    // The transaction starts once a, b and c have ended, and d starts once it has ended.
+    const at = (entry: string) => log.indexOf(entry);
+    expect(at('start tx')).toBeGreaterThan(Math.max(at('end a'), at('end b'), at('end c')));
+    expect(at('start d')).toBeGreaterThan(at('end tx'));
+    // Nobody passes a waiting transaction.
+    expect(at('start d')).toBeGreaterThan(at('start tx'));
+  });
+
+  it('with room for two, requests still go ahead of waiting background work', async () => {
+    const gate = new PriorityGate(2);
+    const order: string[] = [];
+    const op = (name: string) => async () => {
+      await tick();
+      order.push(name);
+    };
+    const all = [
+      gate.run(op('bg-1'), true),
+      gate.run(op('bg-2'), true),
+      gate.run(op('bg-3'), true),
+      gate.run(op('bg-4'), true),
+      gate.run(op('request-1'), false),
+      gate.run(op('request-2'), false),
+    ];
+    await Promise.all(all);
+    expect(order.slice(0, 2).sort()).toEqual(['bg-1', 'bg-2']);
+    expect(order.slice(2, 4).sort()).toEqual(['request-1', 'request-2']);
+  });
+
   it('an operation that throws lets the next one go', async () => {
     const gate = new PriorityGate();
     const failing = gate.run(async () => {

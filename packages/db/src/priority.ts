@@ -20,28 +20,44 @@ export const YIELD_AFTER_MS = 4;
 /** Interactive operations granted in a row while background work waits, before one of it goes. */
 export const INTERACTIVE_BURST = 4;
 
+/** An operation waiting for the gate: what lets it go, and whether it needs the gate alone. */
+interface Waiter {
+  go: () => void;
+  exclusive: boolean;
+}
+
 /**
- * One operation at a time, requests first: an operation waits while another runs; when one
- * ends, the next is the oldest interactive one, or the oldest background one when none is
- * waiting, or after INTERACTIVE_BURST interactive ones in a row (background work is slowed
- * by requests, never stopped). Background operations that have run back to back for
+ * Operations in priority order, `capacity` at a time (1 unless told more), requests first:
+ * an operation waits while the gate is full; when one ends, the next is the oldest interactive
+ * one, or the oldest background one when none is waiting, or after INTERACTIVE_BURST
+ * interactive ones in a row (background work is slowed by requests, never stopped). An
+ * exclusive operation (a transaction) runs alone: it waits for those running to end, and the
+ * ones behind it wait for it. Background operations that have run back to back for
  * YIELD_AFTER_MS let the event loop turn before the next, so requests that arrived meanwhile
  * are read and can go first.
  */
 export class PriorityGate {
-  private busy = false;
-  private readonly interactive: (() => void)[] = [];
-  private readonly background: (() => void)[] = [];
+  private running = 0;
+  private exclusive = false;
+  private readonly interactive: Waiter[] = [];
+  private readonly background: Waiter[] = [];
   private burst = 0;
   /** When the event loop last turned between background operations. */
   private since = 0;
+  /** A turn of the event loop is awaited before the next background operation. */
+  private yielding = false;
 
-  async run<T>(op: () => Promise<T>, bg = isBackground()): Promise<T> {
-    if (this.busy) await new Promise<void>((r) => (bg ? this.background : this.interactive).push(r));
-    else this.busy = true;
+  constructor(private readonly capacity = 1) {}
+
+  async run<T>(op: () => Promise<T>, bg = isBackground(), exclusive = false): Promise<T> {
+    if (this.interactive.length + this.background.length === 0 && !this.yielding && this.fits(exclusive))
+      this.enter(exclusive);
+    else await new Promise<void>((go) => (bg ? this.background : this.interactive).push({ go, exclusive }));
     try {
       return await op();
     } finally {
+      this.running -= 1;
+      if (this.running === 0) this.exclusive = false;
       this.next();
     }
   }
@@ -50,31 +66,57 @@ export class PriorityGate {
     return { interactive: this.interactive.length, background: this.background.length };
   }
 
-  private next(): void {
+  private fits(exclusive: boolean): boolean {
+    return exclusive ? this.running === 0 : !this.exclusive && this.running < this.capacity;
+  }
+
+  private enter(exclusive: boolean): void {
+    this.running += 1;
+    this.exclusive = exclusive;
+  }
+
+  /** Which queue goes next by priority, whether or not its head fits yet. */
+  private pick(): 'interactive' | 'background' | null {
     if (this.interactive.length > 0 && (this.background.length === 0 || this.burst < INTERACTIVE_BURST))
-      return this.grant(false);
-    if (this.background.length === 0) {
-      this.busy = false;
-      this.burst = 0;
+      return 'interactive';
+    return this.background.length > 0 ? 'background' : null;
+  }
+
+  private next(): void {
+    while (!this.yielding) {
+      const queue = this.pick();
+      if (queue === null) {
+        if (this.running === 0) this.burst = 0;
+        return;
+      }
+      // The head waits for room (an exclusive one for the gate to empty); nobody passes it.
+      if (!this.fits((queue === 'background' ? this.background : this.interactive)[0]!.exclusive)) return;
+      if (queue === 'interactive') {
+        this.grant(false);
+        continue;
+      }
+      // Background statements handed over promise to promise would run back to back on this
+      // thread, and a request arriving meanwhile would not even be read before the queue is
+      // empty: once they have had the thread for YIELD_AFTER_MS, the event loop turns and the
+      // choice is made then, among whatever waits by that time.
+      if (performance.now() - this.since < YIELD_AFTER_MS) {
+        this.grant(true);
+        continue;
+      }
+      this.yielding = true;
+      setImmediate(() => {
+        this.yielding = false;
+        this.since = performance.now();
+        this.next();
+      });
       return;
     }
-    // Background statements handed over promise to promise would run back to back on this
-    // thread (PGlite's too), and a request arriving meanwhile would not even be read before the
-    // queue is empty: once they have had the thread for YIELD_AFTER_MS, the event loop turns
-    // (the gate still held) and the choice is made then, among whatever waits by that time.
-    const now = performance.now();
-    if (now - this.since < YIELD_AFTER_MS) return this.grant(true);
-    setImmediate(() => {
-      this.since = performance.now();
-      const takeBackground =
-        this.background.length > 0 && (this.interactive.length === 0 || this.burst >= INTERACTIVE_BURST);
-      this.grant(takeBackground);
-    });
   }
 
   private grant(background: boolean): void {
-    const go = background ? this.background.shift() : this.interactive.shift();
+    const waiter = (background ? this.background : this.interactive).shift()!;
     this.burst = background ? 0 : this.burst + 1;
-    go!();
+    this.enter(waiter.exclusive);
+    waiter.go();
   }
 }

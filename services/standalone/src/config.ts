@@ -17,8 +17,8 @@ export const standaloneConfigSchema = gatewayHttpSchema
     PGLITE_TEMPLATE_DIR: z.string().default(path.join(homedir(), '.cache', 'kg', 'pglite')),
     /** PostgreSQL's shared_buffers inside PGlite, MiB (default PostgreSQL's 128; fewer: a smaller process once they fill). */
     PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(PGLITE_SHARED_BUFFERS_MB),
-    /** PGlite in a worker thread of its own (packages/db/src/pglite-thread.ts), so statements never hold requests; false: in the main thread. */
-    PGLITE_THREAD: env.bool(true),
+    /** PGlite in a worker thread of its own (packages/db/src/pglite-thread.ts); default in the main thread (docs/configuration.md). */
+    PGLITE_THREAD: env.bool(false),
     MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Knowledge Graph <no-reply@localhost>'),

@@ -370,14 +370,25 @@ describe('a pass embeds a tenant’s nodes together', () => {
     };
     const shared = createTenantEmbedder(embedder, createEmbeddingCache(), createEmbedderQueue());
     const graph = fakeGraph(graphNodes, () => []);
-    const indexer = createIndexer({ db: database.db, vectors, embedder: shared, nodes: graphNodeSource(graph), logger });
+    const indexer = createIndexer({
+      db: database.db,
+      vectors,
+      embedder: shared,
+      nodes: graphNodeSource(graph),
+      logger,
+    });
     const write = async (n: IndexedNode) => {
       graphNodes.get(tenant)!.set(n.id, n);
       await applyNodeEvent(database.db, event(tenant, n));
     };
     const rows = (ids: string[]) =>
       database.db
-        .select({ nodeId: documents.nodeId, version: documents.version, embeddedVersion: documents.embeddedVersion, embedFailures: documents.embedFailures })
+        .select({
+          nodeId: documents.nodeId,
+          version: documents.version,
+          embeddedVersion: documents.embeddedVersion,
+          embedFailures: documents.embedFailures,
+        })
         .from(documents)
         .where(inArray(documents.nodeId, ids));
     return { indexer, upserts, write, rows, graphNodes };
