@@ -54,9 +54,13 @@ export interface EmbeddedOptions {
 export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Server & { dataDir: string; pid: number }> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'kg-bench-http-'));
   const port = await freePort();
+  // As `npm start` runs it (scripts/start.sh, its memory settings too), unless told other flags or an entry.
+  const asNpmStart = !opts.nodeArgs && !opts.entry;
   const child = spawn(
-    process.execPath,
-    [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.entry ?? 'services/standalone/src/main.ts'],
+    asNpmStart ? 'bash' : process.execPath,
+    asNpmStart
+      ? ['scripts/start.sh']
+      : [...(opts.nodeArgs ?? []), '--import', 'tsx', opts.entry ?? 'services/standalone/src/main.ts'],
     {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -55,7 +55,8 @@ export const NO_REQUEST_LIMITS: Record<string, string> = {
 export async function startEmbeddedAt(dataDir: string, env: Record<string, string> = {}): Promise<EmbeddedServer> {
   const port = await freePort();
   const out = openSync(path.join(dataDir, 'server.log'), 'a');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/standalone/src/main.ts'], {
+  // As `npm start` runs it (its memory settings too); bash and node24.sh exec: the PID is the server's.
+  const child: ChildProcess = spawn('bash', ['scripts/start.sh'], {
     cwd: ROOT,
     stdio: ['ignore', out, out],
     env: {

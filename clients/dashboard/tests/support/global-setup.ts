@@ -37,7 +37,7 @@ export default async function globalSetup() {
   oidc.signInAs({ sub: 'oidc-person-1', email: 'oidc-person@example.com', email_verified: true });
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
-  const server = spawn('scripts/node24.sh', ['tsx', 'services/standalone/src/main.ts'], {
+  const server = spawn('bash', ['scripts/start.sh'], {
     cwd: ROOT,
     detached: true,
     env: {
