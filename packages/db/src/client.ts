@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { PGlite } from '@electric-sql/pglite';
 import { PriorityGate } from './priority';
 import { openPglite, type PgliteOpenOptions } from './pglite-open';
-import { openPgliteThread, type ThreadedPglite } from './pglite-thread';
+import type { ThreadedPglite } from './pglite-thread';
 
 /** The drizzle database type both adapters satisfy; stores are written against it only. */
 /** Drizzle journals live in one schema, one table per service (its own schema is created by its first migration). */
@@ -108,7 +108,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const { thread, onThreadExit, ...open } = opts;
   const opened: PgliteClient = thread
-    ? await openPgliteThread(onThreadExit ? { ...open, onThreadExit } : open)
+    ? // Imported only here: it resolves tsx's loader for the thread, which no other service needs.
+      await (await import('./pglite-thread')).openPgliteThread(onThreadExit ? { ...open, onThreadExit } : open)
     : await openPglite(open);
   // In a thread, one statement may wait there while another runs, so the thread never idles
   // for this one's turn of the event loop; in this thread, one at a time.

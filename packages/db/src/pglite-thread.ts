@@ -15,11 +15,15 @@ export interface PgliteRunner {
   exec(sql: string): Promise<Results[]>;
 }
 
+/** A transaction's statement runner, as PGlite hands it to `transaction`'s function. */
+export interface PgliteTransaction extends PgliteRunner {
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
 /** What drizzle and the priority gate use of PGlite, answered by a worker thread. */
 export interface ThreadedPglite extends PgliteRunner {
-  transaction<T>(
-    fn: (tx: PgliteRunner & { rollback(): Promise<void>; readonly closed: boolean }) => Promise<T>,
-  ): Promise<T>;
+  transaction<T>(fn: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Ends the thread as a crash would (tests): its calls fail, and so does every later one. */
   terminate(): Promise<void>;
@@ -42,7 +46,8 @@ function fromThread(e: ThreadError): Error {
  * PGlite in a worker thread of its own. PostgreSQL's work on a statement (parse, plan, run,
  * ~0.1-50 ms) is synchronous WebAssembly on the thread that calls it; in the server's main
  * thread it held every request meanwhile, and the server used one of the machine's cores.
- * Statements cross as messages, one at a time (the priority gate of client.ts chooses which);
+ * Statements cross as messages; the priority gate of client.ts chooses which, and lets two
+ * wait here at once, so the thread never idles for the main thread's turn;
  * a transaction is BEGIN, its statements and COMMIT (or ROLLBACK when its function throws),
  * run while the gate is held. Values cross by structured clone, so parsers cannot: the types
  * drizzle keeps as text (`parsers` that return their input) are named, and stay text.
@@ -101,12 +106,10 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Th
 
   return {
     ...runner,
-    async transaction<T>(
-      fn: (tx: PgliteRunner & { rollback(): Promise<void>; readonly closed: boolean }) => Promise<T>,
-    ): Promise<T> {
+    async transaction<T>(fn: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
       await runner.exec('BEGIN');
       let closed = false;
-      const tx = {
+      const tx: PgliteTransaction = {
         ...runner,
         get closed() {
           return closed;
