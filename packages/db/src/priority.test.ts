@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTERACTIVE_BURST, PriorityGate, inBackground, isBackground } from './priority';
+import { INTERACTIVE_BURST, PriorityGate, YIELD_AFTER_MS, inBackground, isBackground } from './priority';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
@@ -90,6 +90,30 @@ describe('PriorityGate', () => {
     await Promise.all(all);
     expect(order.slice(0, 2).sort()).toEqual(['bg-1', 'bg-2']);
     expect(order.slice(2, 4).sort()).toEqual(['request-1', 'request-2']);
+  });
+
+  it('background operations hold the thread for about YIELD_AFTER_MS, then the event loop turns', async () => {
+    const gate = new PriorityGate();
+    let ran = 0;
+    /** A statement of PGlite in this thread: 0.1 ms of synchronous work. */
+    const statement = async () => {
+      const end = performance.now() + 0.1;
+      while (performance.now() < end);
+      ran += 1;
+    };
+    const seenAtTurn: number[] = [];
+    let done = false;
+    const turn = () => {
+      seenAtTurn.push(ran);
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await Promise.all(Array.from({ length: 200 }, () => gate.run(statement, true)));
+    done = true;
+    const perTurn = seenAtTurn.slice(1).map((n, i) => n - seenAtTurn[i]!);
+    // With 4 ms slices (before) a turn came after ~40 statements; now after ~3.
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(Math.ceil(YIELD_AFTER_MS / 0.1) + 2);
+    expect(ran).toBe(200);
   });
 
   it('an operation that throws lets the next one go', async () => {

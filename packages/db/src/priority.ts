@@ -14,8 +14,13 @@ export function inBackground<T>(fn: () => T): T {
 /** Whether the caller runs as background work (inBackground). */
 export const isBackground = (): boolean => background.getStore() === true;
 
-/** Background operations run back to back for this long at most before the event loop turns. */
-export const YIELD_AFTER_MS = 4;
+/**
+ * Background operations run back to back for this long at most before the event loop turns:
+ * a request arriving meanwhile (even one that needs no statement, `/healthz`) waits about this
+ * long. In bench:busy's busy phase the event consumers' statements held 70 % of the thread;
+ * `/healthz` p95 was 6.6-9.3 ms with 4, 5.2 with 1 and 3.9 with 0.25 (docs/benchmarks.md).
+ */
+export const YIELD_AFTER_MS = 0.25;
 
 /** Interactive operations granted in a row while background work waits, before one of it goes. */
 export const INTERACTIVE_BURST = 4;
@@ -46,6 +51,8 @@ export class PriorityGate {
   private since = 0;
   /** A turn of the event loop is awaited before the next background operation. */
   private yielding = false;
+  /** The event loop has just turned: the next background operation goes, however short the slice. */
+  private turned = false;
 
   constructor(private readonly capacity = 1) {}
 
@@ -99,13 +106,15 @@ export class PriorityGate {
       // thread, and a request arriving meanwhile would not even be read before the queue is
       // empty: once they have had the thread for YIELD_AFTER_MS, the event loop turns and the
       // choice is made then, among whatever waits by that time.
-      if (performance.now() - this.since < YIELD_AFTER_MS) {
+      if (this.turned || performance.now() - this.since < YIELD_AFTER_MS) {
+        this.turned = false;
         this.grant(true);
         continue;
       }
       this.yielding = true;
       setImmediate(() => {
         this.yielding = false;
+        this.turned = true;
         this.since = performance.now();
         this.next();
       });
