@@ -86,8 +86,14 @@ describe('Embeddings settings', () => {
     return '';
   };
 
-  it('default to the local model', () => {
-    expect(loadConfig('search', schema, {})).toEqual({ EMBEDDINGS_PROVIDER: 'local' });
+  it('default to the local model, its thread at nice 10', () => {
+    expect(loadConfig('search', schema, {})).toEqual({ EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_THREAD_NICE: 10 });
+  });
+
+  it('take a nice value of 0-19 only', () => {
+    expect(loadConfig('search', schema, { EMBEDDINGS_THREAD_NICE: '0' })).toMatchObject({ EMBEDDINGS_THREAD_NICE: 0 });
+    for (const bad of ['-5', '20', '1.5', 'low'])
+      expect(problems({ EMBEDDINGS_THREAD_NICE: bad }), bad).toMatch(/EMBEDDINGS_THREAD_NICE/);
   });
 
   it('the openai provider needs a base URL and a model, named without echoing the key', () => {

@@ -170,6 +170,9 @@ export function checkKafka(c: KafkaEnv, ctx: z.RefinementCtx): void {
   }
 }
 
+/** The local model's thread's default nice value (EMBEDDINGS_THREAD_NICE). */
+export const EMBEDDINGS_THREAD_NICE = 10;
+
 /**
  * The sentence-embedding provider of semantic search (packages/embeddings): `local` runs
  * all-MiniLM-L6-v2 in-process from EMBEDDINGS_MODEL_DIR; `openai` calls an OpenAI-compatible
@@ -185,6 +188,11 @@ export const embeddings = {
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   /** Directory holding the local model's `model.onnx` and `tokenizer.json` (default: the repository's `.tools/models/all-minilm-l6-v2`). */
   EMBEDDINGS_MODEL_DIR: z.string().min(1).optional(),
+  /**
+   * The local model's thread runs at this nice value (Linux; 0-19, 0: as the service), so the
+   * service's requests get the cores first while the model indexes (docs/configuration.md "Search embeddings settings").
+   */
+  EMBEDDINGS_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(EMBEDDINGS_THREAD_NICE),
 };
 export type EmbeddingsEnv = {
   EMBEDDINGS_PROVIDER: 'local' | 'openai';
@@ -192,6 +200,7 @@ export type EmbeddingsEnv = {
   EMBEDDINGS_MODEL?: string | undefined;
   EMBEDDINGS_API_KEY?: string | undefined;
   EMBEDDINGS_MODEL_DIR?: string | undefined;
+  EMBEDDINGS_THREAD_NICE: number;
 };
 
 /** The `openai` provider needs a base URL and a model. Use as `z.object({...}).superRefine(checkEmbeddings)`. */

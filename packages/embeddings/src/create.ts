@@ -7,6 +7,8 @@ export interface EmbeddingsConfig {
   EMBEDDINGS_MODEL?: string | undefined;
   EMBEDDINGS_API_KEY?: string | undefined;
   EMBEDDINGS_MODEL_DIR?: string | undefined;
+  /** The local model's thread's nice value (Linux; default: as the service). */
+  EMBEDDINGS_THREAD_NICE?: number | undefined;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function createEmbedder(config: EmbeddingsConfig): Promise<Embedder
     });
   }
   const { createThreadedEmbedder } = await import('./thread');
-  return createThreadedEmbedder({ modelDir: config.EMBEDDINGS_MODEL_DIR });
+  return createThreadedEmbedder({ modelDir: config.EMBEDDINGS_MODEL_DIR, nice: config.EMBEDDINGS_THREAD_NICE });
 }
 
 function required(value: string | undefined, name: string): string {

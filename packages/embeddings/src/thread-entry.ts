@@ -2,14 +2,19 @@
 // tokenizer load here, and every embedding runs here, one call after another, so the
 // service's event loop never waits for a forward pass (onnxruntime-node's `run` is
 // synchronous on the thread that calls it).
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLocalEmbedder, type LocalEmbedderOptions } from './local';
+import { createLocalEmbedder } from './local';
 import type { EmbedKind } from './port';
-import type { ThreadAnswer, ThreadRequest } from './thread';
+import type { ThreadAnswer, ThreadedEmbedderOptions, ThreadRequest } from './thread';
 
 const port = parentPort!;
 try {
-  const embedder = await createLocalEmbedder(workerData as LocalEmbedderOptions);
+  const { nice, ...options } = workerData as ThreadedEmbedderOptions;
+  // On Linux a thread has its own nice value, and 0 names the calling thread; elsewhere it
+  // would name the whole process, so the thread stays as it is there.
+  if (nice && process.platform === 'linux') setPriority(0, nice);
+  const embedder = await createLocalEmbedder(options);
   port.on('message', (m: ThreadRequest) => {
     if (m.type === 'close') {
       void embedder.close().finally(() => port.close());

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,29 @@ describe('local embedder in a worker thread', () => {
       const [v] = await e.embed(['another text'], 'query');
       expect(v).toHaveLength(384);
       expect(e.threadsStarted).toBe(2);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('runs the model at the nice value asked, and leaves the other threads as they were', async () => {
+    /** This process's threads: id → nice value (field 19 of /proc's stat, after the name in parentheses). */
+    const niceByThread = () =>
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const;
+        }),
+      );
+    const before = niceByThread();
+    const e = await createThreadedEmbedder({ nice: 7 });
+    try {
+      await e.embed(['a text'], 'passage');
+      const after = niceByThread();
+      const niced = [...after].filter(([tid, nice]) => nice === 7 && !before.has(tid));
+      expect(niced).toHaveLength(1); // the model's thread, started by this embedder
+      expect(after.get(String(process.pid))).toBe(0); // the main thread
+      for (const [tid, nice] of before) if (after.has(tid)) expect(after.get(tid), `thread ${tid}`).toBe(nice);
     } finally {
       await e.close();
     }

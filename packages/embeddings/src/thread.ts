@@ -18,6 +18,16 @@ const ENTRY = new URL('./thread-entry.ts', import.meta.url);
 /** The thread runs the TypeScript sources through tsx, as the services do (`node --import tsx`). */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
+export interface ThreadedEmbedderOptions extends LocalEmbedderOptions {
+  /**
+   * The thread's nice value (0-19; Linux, where a thread has its own; elsewhere ignored): above 0
+   * the service's other threads get the cores first (at 10 the model gets about a tenth of a
+   * core they want), so requests go first while it indexes, and on a quiet machine it still has
+   * a core to itself.
+   */
+  nice?: number | undefined;
+}
+
 /** The threaded embedder, and what shows its thread's life. */
 export interface ThreadedEmbedder extends Embedder {
   /** Threads started so far (1 until one dies). */
@@ -40,7 +50,7 @@ interface Thread {
  * order they come (search's embedder queue already puts queries first). A thread that dies
  * fails the calls it held (retryably) and is started again by the next call.
  */
-export async function createThreadedEmbedder(options: LocalEmbedderOptions = {}): Promise<ThreadedEmbedder> {
+export async function createThreadedEmbedder(options: ThreadedEmbedderOptions = {}): Promise<ThreadedEmbedder> {
   let threadsStarted = 0;
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let nextId = 0;
