@@ -102,6 +102,13 @@ export function payloadOf(tenantId: string, node: IndexedNode, model: string): V
   };
 }
 
+/** Documents grouped by tenant, in the order first seen. */
+function byTenantOf(docs: PendingDocument[]): Map<string, PendingDocument[]> {
+  const byTenant = new Map<string, PendingDocument[]>();
+  for (const doc of docs) byTenant.set(doc.tenantId, [...(byTenant.get(doc.tenantId) ?? []), doc]);
+  return byTenant;
+}
+
 /**
  * One indexing pass: takes the oldest pending documents (no vector, an older version, or
  * another model's vector; or a tombstone whose vector is still indexed), reads the live ones
@@ -121,6 +128,12 @@ export function createIndexer(deps: IndexerDeps) {
   /** Documents graph did not return (deleted meanwhile: their tombstone is on its way). */
   const parked = new Map<string, number>();
   const key = (d: PendingDocument) => `${d.tenantId}/${d.nodeId}/${d.version}`;
+  /**
+   * Nodes a pass of this indexer holds: passes may run at once (indexing/worker.ts), each takes
+   * others, so a node is never embedded twice at once here.
+   */
+  const inFlight = new Set<string>();
+  const nodeKey = (d: PendingDocument) => `${d.tenantId}/${d.nodeId}`;
 
   const now = deps.now ?? Date.now;
 
@@ -205,40 +218,65 @@ export function createIndexer(deps: IndexerDeps) {
       );
       return embedMany(doc.tenantId, [{ doc, node }]);
     }
-    await recorded(doc, deps.embedder.model, PAYLOAD_VERSION);
+    await recorded(doc);
     return true;
   }
 
   /**
-   * Records a vector write of `doc`; when the document changed meanwhile, makes it pending again
-   * (requeueDocument): with several search replicas indexing from one database, the write just
-   * made may have replaced a newer one, and a node deleted meanwhile may have got a point.
+   * Records a payload rewrite of `doc`; when the document changed meanwhile, makes it pending
+   * again (requeueDocument): with several search replicas indexing from one database, the write
+   * just made may have replaced a newer one.
    */
-  async function recorded(doc: PendingDocument, model: string | null, payloadVersion?: number): Promise<void> {
-    if (!(await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, model, payloadVersion ?? null)))
+  async function recorded(doc: PendingDocument): Promise<void> {
+    if (!(await markEmbedded(deps.db, doc.tenantId, doc.nodeId, doc.version, deps.embedder.model, PAYLOAD_VERSION)))
       await requeueDocument(deps.db, doc.tenantId, doc.nodeId);
   }
 
   /** Returns how many documents it handled (embedded, removed, failed, or parked for a retry). */
   async function runPass(): Promise<number> {
     await gate.ensure();
+    const taken = taking.then(take, take);
+    taking = taken.catch(() => undefined);
+    const { batch, at } = await taken;
+    try {
+      return await handle(batch, at);
+    } finally {
+      for (const doc of batch) inFlight.delete(nodeKey(doc));
+    }
+  }
+
+  /** Passes take their documents one after another (runPass), so two never take the same. */
+  let taking: Promise<unknown> = Promise.resolve();
+  /** The oldest pending documents that are neither parked nor held by a running pass, now held. */
+  async function take(): Promise<{ batch: PendingDocument[]; at: number }> {
     const at = now();
     for (const [k, until] of parked) if (until <= at) parked.delete(k);
+    const limit = batchSize + parked.size + inFlight.size;
     const pending = (
-      await findPendingDocuments(deps.db, deps.embedder.model, PAYLOAD_VERSION, batchSize + parked.size, {
+      await findPendingDocuments(deps.db, deps.embedder.model, PAYLOAD_VERSION, limit, {
         now: new Date(at),
         maxFailures: EMBED_MAX_FAILURES,
       })
-    ).filter((d) => !parked.has(key(d)));
+    ).filter((d) => !parked.has(key(d)) && !inFlight.has(nodeKey(d)));
     const batch = pending.slice(0, batchSize);
-    for (const doc of batch.filter((d) => d.deleted)) {
-      await deps.vectors.delete(collection, [doc.nodeId]);
-      await recorded(doc, null);
+    for (const doc of batch) inFlight.add(nodeKey(doc));
+    return { batch, at };
+  }
+
+  /** Indexes the documents of one pass (taken by runPass); returns how many it handled, 0 to stop. */
+  async function handle(batch: PendingDocument[], at: number): Promise<number> {
+    const tombstones = batch.filter((d) => d.deleted);
+    if (tombstones.length > 0) {
+      await deps.vectors.delete(
+        collection,
+        tombstones.map((d) => d.nodeId),
+      );
+      for (const [tenantId, docs] of byTenantOf(tombstones)) {
+        const marked = await markEmbeddedMany(deps.db, tenantId, docs, null, null);
+        for (const doc of docs) if (!marked.has(doc.nodeId)) await requeueDocument(deps.db, tenantId, doc.nodeId);
+      }
     }
-    const byTenant = new Map<string, PendingDocument[]>();
-    for (const doc of batch.filter((d) => !d.deleted))
-      byTenant.set(doc.tenantId, [...(byTenant.get(doc.tenantId) ?? []), doc]);
-    for (const [tenantId, docs] of byTenant) {
+    for (const [tenantId, docs] of byTenantOf(batch.filter((d) => !d.deleted))) {
       const nodes = new Map(
         (
           await deps.nodes(

@@ -8,6 +8,12 @@ import type { Indexer } from './indexer';
 export const INDEX_BACKOFF_FIRST_MS = 1000;
 /** The longest wait between two attempts while the vector index stays unavailable. */
 export const INDEX_BACKOFF_MAX_MS = 30_000;
+/**
+ * Passes run at once: while one waits for the model, the next reads its documents and nodes
+ * and the previous one records its vectors, so the model never idles between two batches (on
+ * the embedded database a background statement waits behind requests).
+ */
+export const INDEX_PASSES_IN_FLIGHT = 2;
 
 export interface IndexWorkerOptions {
   /** Where an outage is reported (logged once when it starts, once when the index answers again). */
@@ -16,6 +22,8 @@ export interface IndexWorkerOptions {
   onMismatch: (err: VectorCollectionMismatchError) => void;
   firstBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Passes run at once (default INDEX_PASSES_IN_FLIGHT). */
+  passesInFlight?: number;
   /** The clock (tests). */
   now?: () => number;
 }
@@ -35,6 +43,13 @@ export function createIndexWorker(indexer: Indexer, intervalMs: number, logger: 
   const now = options.now ?? Date.now;
   const first = options.firstBackoffMs ?? INDEX_BACKOFF_FIRST_MS;
   const max = options.maxBackoffMs ?? INDEX_BACKOFF_MAX_MS;
+  const lanes = Math.max(1, options.passesInFlight ?? INDEX_PASSES_IN_FLIGHT);
+  /** Passes one after another until one finds nothing to do; their documents handled. */
+  const lane = async () => {
+    let settled = 0;
+    for (let n = await indexer.runPass(); n > 0; n = await indexer.runPass()) settled += n;
+    return settled;
+  };
   let failures = 0;
   let nextAttemptAt = 0;
   return createPeriodicJob({
@@ -43,10 +58,12 @@ export function createIndexWorker(indexer: Indexer, intervalMs: number, logger: 
     logger,
     async run() {
       if (now() < nextAttemptAt) return 0;
-      let settled = 0;
-      try {
-        for (let n = await indexer.runPass(); n > 0; n = await indexer.runPass()) settled += n;
-      } catch (err) {
+      // Every lane ends before the run does (allSettled), so the next tick never overlaps one.
+      const ran = await Promise.allSettled(Array.from({ length: lanes }, lane));
+      const settled = ran.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value : 0), 0);
+      const failed = ran.find((r) => r.status === 'rejected');
+      if (failed) {
+        const err: unknown = failed.reason;
         if (err instanceof VectorCollectionMismatchError) {
           nextAttemptAt = Number.POSITIVE_INFINITY;
           options.onMismatch(err);

@@ -204,38 +204,29 @@ export async function markEmbedded(
   model: string | null,
   payloadVersion: number | null = null,
 ): Promise<boolean> {
-  const none = model === null;
-  const rows = await db
-    .update(documents)
-    .set({
-      embeddedVersion: none ? null : version,
-      embeddedModel: model,
-      embeddedPayload: none ? null : payloadVersion,
-      ...noFailures,
-    })
-    .where(and(eq(documents.tenantId, tenantId), eq(documents.nodeId, nodeId), eq(documents.version, version)))
-    .returning({ nodeId: documents.nodeId });
-  return rows.length === 1;
+  return (await markEmbeddedMany(db, tenantId, [{ nodeId, version }], model, payloadVersion)).size === 1;
 }
 
 /**
- * markEmbedded for several documents of one tenant in one statement (the indexer's batch):
- * returns the node ids whose version still matched; the others changed meanwhile.
+ * markEmbedded for several documents of one tenant in one statement (the indexer's batch; a
+ * null model: tombstones whose points were removed): returns the node ids whose version still
+ * matched; the others changed meanwhile.
  */
 export async function markEmbeddedMany(
   db: DbOrTx,
   tenantId: string,
   docs: { nodeId: string; version: number }[],
-  model: string,
-  payloadVersion: number,
+  model: string | null,
+  payloadVersion: number | null,
 ): Promise<Set<string>> {
   if (docs.length === 0) return new Set();
+  const none = model === null;
   const rows = await db
     .update(documents)
     .set({
-      embeddedVersion: sql`${documents.version}`,
+      embeddedVersion: none ? null : sql`${documents.version}`,
       embeddedModel: model,
-      embeddedPayload: payloadVersion,
+      embeddedPayload: none ? null : payloadVersion,
       ...noFailures,
     })
     .where(
