@@ -4,6 +4,19 @@ import type { ServiceHandle } from '@kg/trpc';
 import type { IndexedNode } from './indexing/indexer';
 import type { Scored } from './ranking/fusion';
 
+/** A node as graph's `search.nodes` answers it (tests): raw, in no PARA item, made by hand. */
+export const indexedNode = (id: string, title: string, extra: Partial<IndexedNode> = {}): IndexedNode => ({
+  id,
+  title,
+  summary: '',
+  body_markdown: '',
+  status: 'raw',
+  para_item_ids: [],
+  source_capture_id: null,
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});
+
 /**
  * A deterministic embedder for unit tests only: each lower-cased word hashes to one of 256
  * dimensions (bag of words), L2-normalised. Texts sharing words are similar, others not.

@@ -12,7 +12,7 @@ import { createMemoryVectorIndex } from '@kg/vectors';
 import { searchMigrations } from '../module';
 import { applyNodeEvent } from '../consumers/node-events';
 import { indexingProgress } from '../store/documents';
-import { fakeGraph, testEmbedder } from '../testing';
+import { fakeGraph, indexedNode, testEmbedder } from '../testing';
 import { directEmbedder } from '../tenant-embedder';
 import { graphNodeSource } from '../graph-calls';
 import { createIndexer, type IndexedNode } from './indexer';
@@ -21,16 +21,6 @@ import { createIndexWorker } from './worker';
 const tenant = 'tnt_01jd8x6q1bf5r3v2m9w7k4t0za';
 const logger = createLogger('t', 'silent');
 
-const mk = (id: string, title: string): IndexedNode => ({
-  id,
-  title,
-  summary: '',
-  body_markdown: '',
-  status: 'raw',
-  para_item_ids: [],
-  source_capture_id: null,
-  updated_at: '2026-01-01T00:00:00.000Z',
-});
 const created = (n: IndexedNode): NodeEvent => ({
   id: newEventId(),
   tenant_id: tenant,
@@ -84,7 +74,7 @@ async function setup(count: number) {
   await indexer.ensureCollection();
   const ids = Array.from({ length: count }, () => newId('node'));
   for (const [i, id] of ids.entries()) {
-    const n = mk(id, `note number ${i}`);
+    const n = indexedNode(id, `note number ${i}`);
     graphNodes.get(tenant)!.set(id, n);
     await applyNodeEvent(database.db, created(n));
   }

@@ -13,7 +13,7 @@ import { createLogger } from '@kg/logger';
 import { createMemoryVectorIndex } from '@kg/vectors';
 import { searchMigrations } from '../module';
 import { applyNodeEvent } from '../consumers/node-events';
-import { fakeGraph, testEmbedder } from '../testing';
+import { fakeGraph, indexedNode, testEmbedder } from '../testing';
 import { directEmbedder } from '../tenant-embedder';
 import { graphNodeSource } from '../graph-calls';
 import { createIndexer, embedNode, nodesCollection, type IndexedNode } from './indexer';
@@ -44,16 +44,7 @@ it('two indexers on one database and one vector index: the newest text keeps the
   const b = createIndexer({ db: database.db, vectors, embedder: directEmbedder(base), nodes, logger });
   await a.ensureCollection();
   const id = newId('node');
-  const mk = (title: string): IndexedNode => ({
-    id,
-    title,
-    summary: '',
-    body_markdown: '',
-    status: 'raw',
-    para_item_ids: [],
-    source_capture_id: null,
-    updated_at: '2026-01-01T00:00:00.000Z',
-  });
+  const mk = (title: string) => indexedNode(id, title);
   const ev = (type: 'node.created' | 'node.updated', n: IndexedNode, version: number) =>
     ({
       id: newEventId(),
@@ -121,16 +112,7 @@ it('one indexer: a node deleted while its first vector is being embedded leaves 
   const a = createIndexer({ db: database.db, vectors, embedder: directEmbedder(slow as never), nodes, logger });
   await a.ensureCollection();
   const id = newId('node');
-  const mk = (title: string): IndexedNode => ({
-    id,
-    title,
-    summary: '',
-    body_markdown: '',
-    status: 'raw',
-    para_item_ids: [],
-    source_capture_id: null,
-    updated_at: '2026-01-01T00:00:00.000Z',
-  });
+  const mk = (title: string) => indexedNode(id, title);
   const ev = (type: 'node.created' | 'node.updated', n: IndexedNode, version: number) =>
     ({
       id: newEventId(),

@@ -7,7 +7,7 @@ import { createLogger } from '@kg/logger';
 import { createMemoryVectorIndex } from '@kg/vectors';
 import { searchMigrations } from '../module';
 import { applyNodeEvent } from '../consumers/node-events';
-import { fakeGraph, testEmbedder } from '../testing';
+import { fakeGraph, indexedNode, testEmbedder } from '../testing';
 import { graphNodeSource } from '../graph-calls';
 import { findDocumentRow } from '../store/documents';
 import { directEmbedder } from '../tenant-embedder';
@@ -23,16 +23,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 let version = 1;
-const node = (id: string, title: string): IndexedNode => ({
-  id,
-  title,
-  summary: '',
-  body_markdown: '',
-  status: 'raw',
-  para_item_ids: [],
-  source_capture_id: null,
-  updated_at: '2026-01-01T00:00:00.000Z',
-});
+const node = (id: string, title: string) => indexedNode(id, title);
 const event = (n: IndexedNode): NodeEvent => ({
   id: newEventId(),
   tenant_id: tenant,
