@@ -88,6 +88,19 @@ describe('POST /captures/upload: accepted types, detected from the content', () 
     const nul = expectProblem(await upload(s.bearer, { name: 'a.png', bytes: png() }, { why: 'a\u0000b' }), 400);
     expect(JSON.stringify(nul.errors)).toContain('why');
   });
+
+  it('a form part with no name answers 400 with an error whose path is "", as the contract says', async () => {
+    const boundary = 'kg-e2e-nameless';
+    for (const part of ['Content-Disposition: form-data', 'Content-Disposition: form-data; filename="a.txt"']) {
+      const res = await fetch(`${inject('baseUrl')}/api/v1/captures/upload`, {
+        method: 'POST',
+        headers: { authorization: s.bearer, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: `--${boundary}\r\n${part}\r\n\r\nhello\r\n--${boundary}--\r\n`,
+      });
+      const problem = expectProblem({ status: res.status, headers: res.headers, body: await res.json() }, 400);
+      expect(problem.errors).toEqual([{ path: '', message: expect.stringMatching(/no name/) }]);
+    }
+  });
 });
 
 describe('POST /captures/upload: refusals', () => {

@@ -101,7 +101,13 @@ export function readMultipart(
     let file: MultipartFile | null = null;
     let ended: Promise<void> = Promise.resolve();
 
-    bb.on('field', (name, value, info) => {
+    // busboy hands a part without a name (`Content-Disposition: form-data`) as undefined.
+    const nameless = () =>
+      invalid('A form part has no name', [
+        { path: '', message: 'a part with no name (Content-Disposition: form-data; name="…")' },
+      ]);
+    bb.on('field', (name: string | undefined, value, info) => {
+      if (!name) return fail(nameless());
       if (!opts.allowedFields.includes(name))
         return fail(invalid('Unknown form field', [{ path: name, message: 'unknown field' }]));
       if (info.valueTruncated) return fail(invalid('A form field is too long', [{ path: name, message: 'too long' }]));
@@ -110,7 +116,11 @@ export function readMultipart(
         return fail(invalid('A form field is given twice', [{ path: name, message: 'given twice' }]));
       fields[name] = value;
     });
-    bb.on('file', (name, stream, info) => {
+    bb.on('file', (name: string | undefined, stream, info) => {
+      if (!name) {
+        stream.resume();
+        return fail(nameless());
+      }
       if (name !== 'file' || file) {
         stream.resume();
         return fail(invalid('Send exactly one file, in the `file` part', [{ path: name, message: 'unexpected file' }]));

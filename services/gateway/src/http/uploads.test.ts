@@ -15,11 +15,12 @@ function cfb(name: string): Buffer {
   return b;
 }
 
-const multipart = (parts: Array<{ name: string; filename?: string; body: Buffer | string }>) => {
+/** A multipart body of `parts`; a null name leaves the part's Content-Disposition without one. */
+const multipart = (parts: Array<{ name: string | null; filename?: string; body: Buffer | string }>) => {
   const boundary = 'kgboundary123';
   const chunks: Buffer[] = [];
   for (const p of parts) {
-    const disposition = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
+    const disposition = `form-data${p.name === null ? '' : `; name="${p.name}"`}${p.filename ? `; filename="${p.filename}"` : ''}`;
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`));
     chunks.push(Buffer.isBuffer(p.body) ? p.body : Buffer.from(p.body));
     chunks.push(Buffer.from('\r\n'));
@@ -92,6 +93,10 @@ describe('readUpload', () => {
     await expect(readUpload(multipart([file, { name: 'x', body: '1' }]), opts)).rejects.toMatchObject({
       kind: 'invalid',
     });
+    // A part without a name (the fuzzer's find): the error still names a path, as the contract says.
+    const nameless = { kind: 'invalid', extra: { errors: [{ path: '', message: expect.stringMatching(/no name/) }] } };
+    await expect(readUpload(multipart([{ name: null, body: '1' }, file]), opts)).rejects.toMatchObject(nameless);
+    await expect(readUpload(multipart([{ ...file, name: null }]), opts)).rejects.toMatchObject(nameless);
     const json = Readable.from([Buffer.from('{}')]) as unknown as Request;
     json.headers = { 'content-type': 'application/json' };
     await expect(readUpload(json, opts)).rejects.toMatchObject({ kind: 'unsupported_media_type' });
