@@ -97,6 +97,8 @@ describe('readUpload', () => {
     const nameless = { kind: 'invalid', extra: { errors: [{ path: '', message: expect.stringMatching(/no name/) }] } };
     await expect(readUpload(multipart([{ name: null, body: '1' }, file]), opts)).rejects.toMatchObject(nameless);
     await expect(readUpload(multipart([{ ...file, name: null }]), opts)).rejects.toMatchObject(nameless);
+    // The fuzzer's own request: `name=""`.
+    await expect(readUpload(multipart([{ name: '', body: 'null' }]), opts)).rejects.toMatchObject(nameless);
     const json = Readable.from([Buffer.from('{}')]) as unknown as Request;
     json.headers = { 'content-type': 'application/json' };
     await expect(readUpload(json, opts)).rejects.toMatchObject({ kind: 'unsupported_media_type' });
