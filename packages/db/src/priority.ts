@@ -51,8 +51,6 @@ export class PriorityGate {
   private since = 0;
   /** A turn of the event loop is awaited before the next background operation. */
   private yielding = false;
-  /** The event loop has just turned: the next background operation goes, however short the slice. */
-  private turned = false;
 
   constructor(private readonly capacity = 1) {}
 
@@ -106,15 +104,13 @@ export class PriorityGate {
       // thread, and a request arriving meanwhile would not even be read before the queue is
       // empty: once they have had the thread for YIELD_AFTER_MS, the event loop turns and the
       // choice is made then, among whatever waits by that time.
-      if (this.turned || performance.now() - this.since < YIELD_AFTER_MS) {
-        this.turned = false;
+      if (performance.now() - this.since < YIELD_AFTER_MS) {
         this.grant(true);
         continue;
       }
       this.yielding = true;
       setImmediate(() => {
         this.yielding = false;
-        this.turned = true;
         this.since = performance.now();
         this.next();
       });
