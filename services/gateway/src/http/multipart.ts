@@ -51,6 +51,12 @@ const timedOut = (received: number, elapsedMs: number, bounds: UploadReadBounds)
  * malformed, interrupted or surprising body is 400. After a failure no part is handed over,
  * and the answer waits for the part being taken, so nothing is stored after it.
  */
+/** A form part without a name (`Content-Disposition: form-data`, or `name=""`): busboy hands it as undefined. */
+const nameless = () =>
+  invalid('A form part has no name', [
+    { path: '', message: 'a part with no name (Content-Disposition: form-data; name="…")' },
+  ]);
+
 export function readMultipart(
   req: Request,
   opts: MultipartOptions,
@@ -101,11 +107,6 @@ export function readMultipart(
     let file: MultipartFile | null = null;
     let ended: Promise<void> = Promise.resolve();
 
-    // busboy hands a part without a name (`Content-Disposition: form-data`) as undefined.
-    const nameless = () =>
-      invalid('A form part has no name', [
-        { path: '', message: 'a part with no name (Content-Disposition: form-data; name="…")' },
-      ]);
     bb.on('field', (name: string | undefined, value, info) => {
       if (!name) return fail(nameless());
       if (!opts.allowedFields.includes(name))
