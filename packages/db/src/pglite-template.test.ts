@@ -52,6 +52,19 @@ describe('PGlite databases made from a copy of initdb', () => {
     await expect(other.db.execute(sql`select * from kept`)).rejects.toThrow(/kept/);
   });
 
+  it('holds no copy in memory once the folder keeps it: each new database reads the file', async () => {
+    const templates = path.join(root, 'read-each-time');
+    forgetPgliteTemplate(undefined);
+    await opened({ dataDir: path.join(root, 'data-4'), templateDir: templates });
+    rmSync(templateFile(templates));
+
+    // With no copy in memory, the next new database makes it again (and writes it back).
+    const next = await opened({ dataDir: path.join(root, 'data-5'), templateDir: templates });
+    expect(copies(templates)).toHaveLength(1);
+    await next.db.execute(sql`create table made_again (x int)`);
+    expect(await count(next, 'made_again')).toBe(0);
+  });
+
   it('drops a damaged copy and runs initdb instead', async () => {
     const templates = path.join(root, 'damaged');
     mkdirSync(templates);
