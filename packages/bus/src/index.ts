@@ -8,7 +8,7 @@ export {
   type DeadLetterStore,
   type NewDeadLetter,
 } from './dead-letters';
-export { createOutboxRelay, enqueueEvent, newEventId, type OutboxRelay } from './outbox';
+export { createOutboxRelay, enqueueEvent, enqueuedIn, newEventId, type OutboxRelay } from './outbox';
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus';
 export { createKafkaDeadLetters, DLQ_TOOL_GROUP, type KafkaDeadLetters } from './kafka-dead-letters';
 export { kafkaConnection, topicsToCreate, type KafkaConnection, type KafkaEnv } from './kafka-options';

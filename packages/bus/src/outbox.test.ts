@@ -5,7 +5,7 @@ import { TOPICS, type NodeEvent } from '@kg/contracts';
 import { openDatabase, outboxTable, type Database } from '@kg/db';
 import { createLogger } from '@kg/logger';
 import { createMemoryBus } from './memory-bus';
-import { createOutboxRelay, enqueueEvent, newEventId } from './outbox';
+import { createOutboxRelay, enqueueEvent, enqueuedIn, newEventId } from './outbox';
 import type { EventBus } from './port';
 
 const table = outboxTable(pgSchema('relay_test'));
@@ -107,6 +107,21 @@ describe('outbox relay', () => {
     const left = await db.select().from(table);
     expect(left).toHaveLength(1);
     expect(left[0]?.publishedAt).toBeNull();
+  });
+
+  it('tells the transactions that enqueued an event from those that did not', async () => {
+    const { db } = await setup();
+    const seen: boolean[] = [];
+    await db.transaction(async (tx) => {
+      seen.push(enqueuedIn(tx));
+      await enqueueEvent(tx, table, TOPICS.graphNodes, deleted(1));
+      seen.push(enqueuedIn(tx));
+    });
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      seen.push(enqueuedIn(tx));
+    });
+    expect(seen).toEqual([false, true, false]);
   });
 
   it('does not publish events of a rolled-back transaction', async () => {

@@ -5,6 +5,9 @@ import { createPump, newId, type Db, type DbOrTx, type OutboxTable } from '@kg/d
 import type { Logger } from '@kg/logger';
 import type { EventBus } from './port';
 
+/** The transactions (or clients) that enqueued an event: see `enqueuedIn`. */
+const withEvents = new WeakSet<DbOrTx>();
+
 /** Writes an event into the outbox inside the caller's transaction. */
 export async function enqueueEvent(
   tx: DbOrTx,
@@ -13,7 +16,14 @@ export async function enqueueEvent(
   event: { id: string; tenant_id: string },
 ): Promise<void> {
   await tx.insert(table).values({ id: event.id, topic, key: event.tenant_id, payload: event });
+  withEvents.add(tx);
 }
+
+/**
+ * Whether an event was enqueued through `tx`: once it has committed, the relay has something
+ * to publish. A write that enqueued none need not wake it (a wake is a relay transaction).
+ */
+export const enqueuedIn = (tx: DbOrTx): boolean => withEvents.has(tx);
 
 export const newEventId = () => newId('event');
 

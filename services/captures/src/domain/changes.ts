@@ -7,7 +7,7 @@ import {
   type CaptureQueuedEvent,
   type QueueReason,
 } from '@kg/contracts';
-import { enqueueEvent, newEventId } from '@kg/bus';
+import { enqueueEvent, enqueuedIn, newEventId } from '@kg/bus';
 import { newId, type Tx } from '@kg/db';
 import { findCapture, updateCapture, type CaptureRow, type CapturePatch } from '../store/captures';
 import { insertActivity, insertRun, supersedeRuns } from '../store/pipeline';
@@ -29,10 +29,18 @@ export type ActivityKind =
   | 'unarchived'
   | 'dismissed';
 
-/** Runs one write of a capture in a transaction, then wakes the relay. */
+/**
+ * Runs one write of a capture in a transaction, then wakes the relay when it enqueued an event
+ * (most writes of a run, a stage's record for one, announce nothing).
+ */
 export async function captureWrite<T>(ctx: CapturesContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await ctx.db.transaction(fn);
-  ctx.afterCommit();
+  let announced = false;
+  const result = await ctx.db.transaction(async (tx) => {
+    const value = await fn(tx);
+    announced = enqueuedIn(tx);
+    return value;
+  });
+  if (announced) ctx.afterCommit();
   return result;
 }
 
