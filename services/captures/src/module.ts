@@ -17,6 +17,7 @@ import type { WebhooksContext } from './webhooks/context';
 import { createDispatcher, type Dispatcher } from './webhooks/dispatcher';
 import { DEFAULT_DELAYS_MS, retrySchedule } from './webhooks/schedule';
 import { createSender } from './webhooks/sender';
+import { createSubscribers } from './webhooks/subscribers';
 
 export { checkWebhooks, webhooksEnv, type WebhooksConfig } from './webhooks/config';
 export { checkImports, importsEnv, type ImportsConfig } from './imports/config';
@@ -38,6 +39,11 @@ export interface CapturesDeps {
   webhooks?: WebhooksConfig;
   /** Bookmark import settings (importsEnv); absent: the defaults. */
   imports?: ImportsConfig;
+  /**
+   * This process makes every write of the captures tables (the embedded mode): the webhook
+   * fan-out then keeps each tenant's endpoints in memory (webhooks/subscribers.ts). Never with replicas.
+   */
+  singleWriter?: boolean;
 }
 
 /** The captures service as a mountable module: router, outbox relay, the webhooks' fan-out and dispatcher, and the import runner. */
@@ -80,6 +86,7 @@ export async function createCapturesModule(deps: CapturesDeps): Promise<
     failureWindowMs: settings.WEBHOOK_FAILURE_WINDOW_MS,
     maxEndpoints: settings.WEBHOOK_MAX_ENDPOINTS,
     wake: () => dispatcher?.wake(),
+    subscribers: createSubscribers(deps.database.db, { singleWriter: deps.singleWriter ?? false }),
   };
   dispatcher = createDispatcher(webhooks, {
     send: createSender({ allowlist: settings.WEBHOOK_ALLOWLIST, timeoutMs: settings.WEBHOOK_TIMEOUT_MS }),

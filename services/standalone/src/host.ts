@@ -126,6 +126,8 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
     outboxPollMs: config.OUTBOX_POLL_MS,
     webhooks: config,
     imports: config,
+    // The only process writing the captures tables: the webhook fan-out may keep endpoints in memory.
+    singleWriter: true,
   });
   const search = await createSearchModule({
     database,

@@ -50,6 +50,17 @@ export async function subscribedEndpoints(db: DbOrTx, tenantId: string, type: st
     );
 }
 
+/** The ids and event types of the tenant's enabled endpoints. */
+export async function enabledEndpoints(
+  db: DbOrTx,
+  tenantId: string,
+): Promise<Array<Pick<EndpointRow, 'id' | 'eventTypes'>>> {
+  return db
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.tenantId, tenantId), eq(webhookEndpoints.enabled, true)));
+}
+
 export async function updateEndpoint(
   db: DbOrTx,
   tenantId: string,

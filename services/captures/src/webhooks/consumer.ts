@@ -1,6 +1,6 @@
 import { TOPICS, type Topic } from '@kg/contracts';
 import type { EventBus } from '@kg/bus';
-import { insertDeliveries, subscribedEndpoints } from '../store/webhooks';
+import { insertDeliveries } from '../store/webhooks';
 import type { WebhooksContext } from './context';
 import { deliveryOf, fromBusEvent, fromCaptureChange, type Outgoing } from './payloads';
 
@@ -14,7 +14,7 @@ export const WEBHOOKS_GROUP = 'captures-webhooks';
  */
 export async function fanOut(ctx: WebhooksContext, tenantId: string, message: Outgoing | null): Promise<number> {
   if (!message || message.type === 'webhook.test') return 0;
-  const endpoints = await subscribedEndpoints(ctx.db, tenantId, message.type);
+  const endpoints = await ctx.subscribers.of(tenantId, message.type);
   if (endpoints.length === 0) return 0;
   const now = ctx.now();
   const added = await insertDeliveries(

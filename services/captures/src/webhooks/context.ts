@@ -2,6 +2,7 @@ import type { Db } from '@kg/db';
 import type { Logger } from '@kg/logger';
 import type { AddressPolicy } from '@kg/service-kit';
 import type { RetrySchedule } from './schedule';
+import type { Subscribers } from './subscribers';
 
 /** What the webhooks part of the captures service needs. */
 export interface WebhooksContext {
@@ -17,4 +18,6 @@ export interface WebhooksContext {
   maxEndpoints: number;
   /** Wakes the dispatcher: a delivery is due now. */
   wake(): void;
+  /** The endpoints an event goes to (subscribers.ts); told of every write of an endpoint. */
+  subscribers: Subscribers;
 }

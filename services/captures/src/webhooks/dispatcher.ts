@@ -56,6 +56,7 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
     const now = ctx.now();
     const succeeded = result.outcome === 'succeeded';
     const next = succeeded ? null : nextAttemptAt(ctx.schedule, delivery.createdAt, attempts, now);
+    let disabled: 'gone' | 'failing' | null = null;
     await ctx.db.transaction(async (tx) => {
       const still = await finishDelivery(
         tx,
@@ -81,7 +82,7 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
         error: result.error,
         nextAttemptAt: next,
       });
-      const disabled = await noteEndpointOutcome(tx, endpoint.id, {
+      disabled = await noteEndpointOutcome(tx, endpoint.id, {
         succeeded,
         gone: result.gone,
         at: now,
@@ -93,6 +94,8 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
           'webhook endpoint disabled',
         );
     });
+    // Once committed: the fan-out no longer sends the endpoint events.
+    if (disabled) ctx.subscribers.changed(delivery.tenantId);
   }
 
   async function deliver(claimed: Claimed): Promise<void> {

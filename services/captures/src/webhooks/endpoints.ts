@@ -116,6 +116,7 @@ export async function createWebhook(
     createdAt: now,
     updatedAt: now,
   });
+  ctx.subscribers.changed(tenantId);
   return { ...toWebhook(row, 0, now), secret };
 }
 
@@ -147,13 +148,16 @@ export async function updateWebhook(
   if (changes.enabled === false && current.enabled)
     Object.assign(patch, { enabled: false, disabledReason: 'by_user', disabledAt: now });
   const row = await updateEndpoint(ctx.db, tenantId, id, patch);
+  ctx.subscribers.changed(tenantId);
   if (!row) throw notFound('Webhook');
   if (row.enabled && !current.enabled) ctx.wake();
   return toWebhook(row, await pendingOf(ctx, tenantId, id), now);
 }
 
 export async function deleteWebhook(ctx: WebhooksContext, tenantId: string, id: string): Promise<{ deleted: true }> {
-  if (!(await deleteEndpoint(ctx.db, tenantId, id))) throw notFound('Webhook');
+  const deleted = await deleteEndpoint(ctx.db, tenantId, id);
+  ctx.subscribers.changed(tenantId);
+  if (!deleted) throw notFound('Webhook');
   return { deleted: true };
 }
 
@@ -173,6 +177,7 @@ export async function rotateWebhookSecret(
     previousSecretExpiresAt: expires,
     updatedAt: now,
   });
+  ctx.subscribers.changed(tenantId);
   if (!row) throw notFound('Webhook');
   return { secret, secret_prefix: secretPrefix(secret), previous_secret_expires_at: isoOrNull(expires) };
 }
