@@ -36,20 +36,6 @@ export async function countEndpoints(db: DbOrTx, tenantId: string): Promise<numb
   return row?.n ?? 0;
 }
 
-/** The tenant's enabled endpoints subscribed to `type` (event types are a JSON array of strings). */
-export async function subscribedEndpoints(db: DbOrTx, tenantId: string, type: string): Promise<EndpointRow[]> {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.tenantId, tenantId),
-        eq(webhookEndpoints.enabled, true),
-        sql`${webhookEndpoints.eventTypes} @> ${JSON.stringify([type])}::jsonb`,
-      ),
-    );
-}
-
 /** The ids and event types of the tenant's enabled endpoints. */
 export async function enabledEndpoints(
   db: DbOrTx,

@@ -1,5 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '@kg/db';
-import { enabledEndpoints, subscribedEndpoints } from '../store/webhooks';
+import { enabledEndpoints } from '../store/webhooks';
 
 /** A tenant's endpoint as the fan-out needs it: its id and the event types it takes. */
 interface Subscriber {
@@ -28,34 +29,28 @@ export interface Subscribers {
 }
 
 export function createSubscribers(db: Db, opts: { singleWriter: boolean; maxTenants?: number }): Subscribers {
+  const subscribedTo = (rows: Subscriber[], type: string) =>
+    rows.filter((e) => e.eventTypes.includes(type)).map((e) => ({ id: e.id }));
   if (!opts.singleWriter)
-    return { of: (tenantId, type) => subscribedEndpoints(db, tenantId, type), changed: () => {}, size: 0 };
-  const maxTenants = opts.maxTenants ?? 10_000;
-  const held = new Map<string, Subscriber[]>();
+    return {
+      of: async (tenantId, type) => subscribedTo(await enabledEndpoints(db, tenantId), type),
+      changed: () => {},
+      size: 0,
+    };
+  const held = new LRUCache<string, Subscriber[]>({ max: opts.maxTenants ?? 10_000 });
   // Every change moves it: a lookup that saw another value when it started may have read rows
   // from before the change, and keeps nothing.
   let epoch = 0;
 
   async function load(tenantId: string): Promise<Subscriber[]> {
     const started = epoch;
-    const rows = (await enabledEndpoints(db, tenantId)).map((e) => ({ id: e.id, eventTypes: e.eventTypes }));
-    if (epoch === started) {
-      held.set(tenantId, rows);
-      if (held.size > maxTenants) held.delete(held.keys().next().value!);
-    }
+    const rows = await enabledEndpoints(db, tenantId);
+    if (epoch === started) held.set(tenantId, rows);
     return rows;
   }
 
   return {
-    async of(tenantId, type) {
-      let rows = held.get(tenantId);
-      if (rows) {
-        // Most recently used last: the first key is the one to drop.
-        held.delete(tenantId);
-        held.set(tenantId, rows);
-      } else rows = await load(tenantId);
-      return rows.filter((e) => e.eventTypes.includes(type)).map((e) => ({ id: e.id }));
-    },
+    of: async (tenantId, type) => subscribedTo(held.get(tenantId) ?? (await load(tenantId)), type),
     changed(tenantId) {
       epoch++;
       held.delete(tenantId);
