@@ -33,8 +33,7 @@ export function pgliteTemplate(initdb: () => Promise<PGlite>, dir: string | unde
   // Read for this database only: once PGlite has loaded it the blob is garbage, and its memory
   // (one mapping of its own, as large as it is) goes back to the system when it is collected.
   if (file && existsSync(file)) return Promise.resolve(new Blob([readFileSync(file)]));
-  const making = make(initdb, file);
-  const held = making.then(
+  const held = make(initdb, file).then(
     ({ blob, written }) => {
       if (written && inMemory === held) inMemory = undefined;
       return blob;
