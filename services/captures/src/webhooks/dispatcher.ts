@@ -56,7 +56,7 @@ export function createDispatcher(ctx: WebhooksContext, options: DispatcherOption
     const now = ctx.now();
     const succeeded = result.outcome === 'succeeded';
     const next = succeeded ? null : nextAttemptAt(ctx.schedule, delivery.createdAt, attempts, now);
-    let disabled: 'gone' | 'failing' | null = null;
+    let disabled: Awaited<ReturnType<typeof noteEndpointOutcome>> = null;
     await ctx.db.transaction(async (tx) => {
       const still = await finishDelivery(
         tx,
