@@ -79,6 +79,25 @@ describe('webhook subscribers', () => {
     expect(ids(await subscribers.of(t, 'node.created'))).toEqual([id]);
   });
 
+  it('keeps nothing from a lookup the database failed, and reads again next time', async () => {
+    let down = true;
+    const flaky = new Proxy(database.db, {
+      get: (target, prop, receiver) =>
+        prop === 'select' && down
+          ? () => {
+              throw new Error('database unreachable');
+            }
+          : Reflect.get(target, prop, receiver),
+    });
+    const subscribers = createSubscribers(flaky, { singleWriter: true });
+    const t = tenant();
+    const id = await endpoint(t, ['node.created']);
+    await expect(subscribers.of(t, 'node.created')).rejects.toThrow('database unreachable');
+    expect(subscribers.size).toBe(0);
+    down = false;
+    expect(ids(await subscribers.of(t, 'node.created'))).toEqual([id]);
+  });
+
   it('holds at most maxTenants tenants, dropping the least recently used', async () => {
     const subscribers = createSubscribers(database.db, { singleWriter: true, maxTenants: 2 });
     const [a, b, c] = [tenant(), tenant(), tenant()];
