@@ -22,13 +22,16 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
 const norm = (a: ArrayLike<number>) => Math.sqrt(dot(a, a));
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => dot(a, b) / (norm(a) * norm(b));
 /**
- * int8 weights cost a little: every fixed text of 4 tokens or more scores >= 0.9995 against the
- * float32 reference, so 0.999 is the bar; the one-character text (3 tokens with [CLS] and [SEP])
- * measured 0.9985, where the quantisation noise is averaged over fewer tokens.
+ * int8 weights cost a little. The model's weights are quantised per channel and its matrix
+ * products run on int8 activations quantised per call (onnxruntime's integer kernels): every
+ * fixed text of 4 tokens or more measured 0.991-0.998 against the float32 reference, the
+ * one-character text (3 tokens with [CLS] and [SEP], where the noise is averaged over fewer
+ * tokens) 0.980. The bars leave a little room under those. The search quality set measured the
+ * same semantic R@10 as with float32 matrix products (docs/benchmarks.md).
  */
-const floor = (tokens: number) => (tokens >= 4 ? 0.999 : 0.998);
+const floor = (tokens: number) => (tokens >= 4 ? 0.985 : 0.975);
 
-describe('local embedder (all-MiniLM-L6-v2 int8 ONNX)', () => {
+describe('local embedder (all-MiniLM-L6-v2 int8 ONNX, integer kernels)', () => {
   let embedder: Embedder;
   beforeAll(async () => {
     ensureLocalModel();
@@ -36,7 +39,7 @@ describe('local embedder (all-MiniLM-L6-v2 int8 ONNX)', () => {
   }, 300_000);
   afterAll(() => embedder?.close());
 
-  it('matches the reference forward pass (cosine >= 0.999) on the fixed texts, the truncated long one included', async () => {
+  it('matches the reference forward pass (cosine >= 0.985) on the fixed texts, the truncated long one included', async () => {
     const texts = reference.cases.map((c) => c.text);
     const vectors = await embedder.embed(texts, 'passage');
     expect(vectors).toHaveLength(texts.length);
@@ -96,7 +99,7 @@ describe('local embedder (all-MiniLM-L6-v2 int8 ONNX)', () => {
       expect(made.model).toBe(LOCAL_MODEL);
       expect(made).toHaveProperty('threadsStarted', 1); // in a worker thread (thread.ts)
       const [v] = await made.embed([reference.cases[0]!.text], 'query');
-      expect(cosine(v!, reference.cases[0]!.vector)).toBeGreaterThanOrEqual(0.999);
+      expect(cosine(v!, reference.cases[0]!.vector)).toBeGreaterThanOrEqual(floor(reference.cases[0]!.tokens));
     } finally {
       await made.close();
     }

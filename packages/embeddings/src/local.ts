@@ -7,8 +7,12 @@ import { meanPoolNormalised } from './pooling';
 
 /** Where scripts/models/fetch-minilm.sh puts the model when EMBEDDINGS_MODEL_DIR is not set. */
 export const DEFAULT_MODEL_DIR = fileURLToPath(new URL('../../../.tools/models/all-minilm-l6-v2', import.meta.url));
-/** The model id stored beside every vector this provider makes. */
-export const LOCAL_MODEL = 'all-MiniLM-L6-v2-int8';
+/**
+ * The model id stored beside every vector this provider makes. `qint8`: weights quantised per
+ * channel for onnxruntime's integer kernels (scripts/models/quantize-minilm.py); vectors stored
+ * under the earlier `all-MiniLM-L6-v2-int8` are embedded again by the indexer (the id differs).
+ */
+export const LOCAL_MODEL = 'all-MiniLM-L6-v2-qint8';
 const DIMENSIONS = 384;
 /** The model's window (sentence-transformers' max_seq_length): longer texts are truncated. */
 export const MAX_TOKENS = 256;
@@ -27,7 +31,7 @@ export interface LocalEmbedderOptions {
 }
 
 /**
- * all-MiniLM-L6-v2 (int8 ONNX) run in-process: WordPiece tokens (truncated to 256 with
+ * all-MiniLM-L6-v2 (int8 ONNX, integer kernels) run in-process: WordPiece tokens (truncated to 256 with
  * [CLS] and [SEP]), the BERT forward pass, then mean pooling over the attention mask and L2
  * normalisation, as sentence-transformers does. onnxruntime's memory arena is off: with it on
  * the process keeps the peak of every batch. Calls run one after another.
