@@ -19,6 +19,48 @@ export interface Measured {
   failed: number;
 }
 
+/**
+ * `connections` clients in closed loops for `seconds`, in slices: each `slice()` adds that many
+ * seconds of answers to the same samples (no warm-up of its own), `result()` sums them up.
+ */
+export function sampler(baseUrl: string, probe: Probe, connections: number) {
+  let i = 0;
+  const samples: number[] = [];
+  let seconds = 0;
+  let requests = 0;
+  let failed = 0;
+  const run = (duration: number) =>
+    autocannon({
+      url: baseUrl,
+      connections,
+      duration,
+      timeout: 30,
+      headers: probe.authorization ? { authorization: probe.authorization } : {},
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: probe.paths[i++ % probe.paths.length]! }) }],
+    });
+  return {
+    /** An untimed run (connections opened, the path's code warm), as `measure` does first. */
+    async warm(duration: number) {
+      await run(duration);
+    },
+    async slice(duration: number) {
+      const result = await run(duration).on('response', (_c: unknown, _s: number, _b: number, ms: number) =>
+        samples.push(ms),
+      );
+      seconds += duration;
+      requests += result.requests.total;
+      failed += result.non2xx + result.errors + result.timeouts;
+    },
+    get seconds() {
+      return seconds;
+    },
+    result(): Measured {
+      const s = summarize(samples);
+      return { name: probe.name, rps: requests / seconds, p50: s.p50, p95: s.p95, p99: s.p99, requests, failed };
+    },
+  };
+}
+
 /** `connections` clients in closed loops for `seconds` (after a short untimed warm-up). */
 export async function measure(baseUrl: string, probe: Probe, connections: number, seconds: number): Promise<Measured> {
   const run = (duration: number, onLatency?: (ms: number) => void) => {
