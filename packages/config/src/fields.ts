@@ -24,6 +24,11 @@ export const secret = (minLength = 32) => z.string().min(minLength, `must be at 
 
 /** Port of the separate Prometheus `/metrics` listener (never the public or service port; 0 picks a free port). */
 export const metricsPort = () => port(9464);
+/**
+ * MEMORY_REDUCE_INTERVAL_MS: how often a process checks whether it is idle with memory to give
+ * back (packages/service-kit/src/memory-reducer.ts); 0 turns the check off.
+ */
+export const memoryReduceIntervalMs = () => z.coerce.number().int().min(0).max(3_600_000).default(30_000);
 /** SHUTDOWN_DRAIN_MS: after SIGTERM, how long a service keeps answering (readiness 503) before it stops listening. */
 export const shutdownDrainMs = () => z.coerce.number().int().min(0).max(60_000).default(0);
 
@@ -106,6 +111,7 @@ export const serviceBase = {
   PORT: port(3000),
   HOST: z.string().default('0.0.0.0'),
   METRICS_PORT: metricsPort(),
+  MEMORY_REDUCE_INTERVAL_MS: memoryReduceIntervalMs(),
   SHUTDOWN_DRAIN_MS: shutdownDrainMs(),
   LOG_LEVEL: logLevel(),
   ...database,

@@ -30,6 +30,8 @@ export interface RunOptions {
   shutdownGraceMs?: number;
   /** SHUTDOWN_DRAIN_MS: how long it keeps answering after the signal, readiness failing (serveService). */
   shutdownDrainMs?: number;
+  /** MEMORY_REDUCE_INTERVAL_MS (serveService); 0: off. */
+  memoryReduceIntervalMs: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function runServiceProcess(opts: RunOptions): Promise<void> {
     verifier: opts.verifier,
     logger,
     drainMs: opts.shutdownDrainMs ?? 0,
+    memoryReduceIntervalMs: opts.memoryReduceIntervalMs,
   });
   let stopping = false;
   const shutdown = async (signal: string) => {

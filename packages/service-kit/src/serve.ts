@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER, cleanRequestId, logUnexpectedError, type CallContext
 import type { ServiceModule } from './module';
 import { drainOnShutdown } from './drain';
 import { listen } from './listen';
+import { startMemoryReducer } from './memory-reducer';
 import { createMetrics, serveMetrics } from './metrics';
 
 export interface ServeOptions {
@@ -23,6 +24,8 @@ export interface ServeOptions {
    * drop it only after the signal (SHUTDOWN_DRAIN_MS; 0 stops at once).
    */
   drainMs?: number;
+  /** MEMORY_REDUCE_INTERVAL_MS: the idle memory reducer's period (memory-reducer.ts; 0: off, the default). */
+  memoryReduceIntervalMs?: number;
 }
 
 /**
@@ -98,10 +101,16 @@ export async function serveService(
   await listen(server, { port: opts.port, host });
   const metricsServer = await serveMetrics(metrics.registry, opts.metricsPort, host);
   logger.info({ port: opts.port, metricsPort: metricsServer.port }, `${module.name} service listening`);
+  const reducer = startMemoryReducer({
+    intervalMs: opts.memoryReduceIntervalMs ?? 0,
+    registry: metrics.registry,
+    logger,
+  });
   return {
     server,
     metricsPort: metricsServer.port,
     close: async () => {
+      reducer.stop();
       await drain.shutdown();
       await metricsServer.close();
     },

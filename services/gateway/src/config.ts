@@ -11,6 +11,8 @@ export const gatewayHttpSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** Port of the separate Prometheus /metrics listener (not routed by the ingress). */
   METRICS_PORT: env.metricsPort(),
+  /** Idle memory reducer (packages/service-kit/src/memory-reducer.ts); 0: off. */
+  MEMORY_REDUCE_INTERVAL_MS: env.memoryReduceIntervalMs(),
   LOG_LEVEL: env.logLevel(),
   /** Dashboard origins allowed by CORS (comma-separated); none by default. */
   CORS_ORIGINS: env.list(),

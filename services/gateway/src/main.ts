@@ -5,7 +5,14 @@ import { createKafkaBus, kafkaConnection } from '@kg/bus';
 import { loadConfig } from '@kg/config';
 import { createRedisKv } from '@kg/kv';
 import { createLogger } from '@kg/logger';
-import { createMetrics, drainOnShutdown, failFast, serveMetrics, type Drain } from '@kg/service-kit';
+import {
+  createMetrics,
+  drainOnShutdown,
+  failFast,
+  serveMetrics,
+  startMemoryReducer,
+  type Drain,
+} from '@kg/service-kit';
 import { createInternalTokenSigner, createJwksCache } from '@kg/tokens';
 import { connectService } from '@kg/trpc';
 import { apiKeyCache, createGatewayApp } from './app';
@@ -92,6 +99,11 @@ try {
   applyServerTimeouts(server, config);
   const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
   logger.info({ port: metricsServer.port }, 'gateway metrics listening');
+  const reducer = startMemoryReducer({
+    intervalMs: config.MEMORY_REDUCE_INTERVAL_MS,
+    registry: metrics.registry,
+    logger,
+  });
   // Keeps answering for SHUTDOWN_DRAIN_MS (readiness failing, connections ending), then stops
   // listening; open event streams are cut 5 s later.
   const drain = drainOnShutdown(server, { drainMs: config.SHUTDOWN_DRAIN_MS, forceMs: 5000 });
@@ -100,7 +112,7 @@ try {
     logger.info({ drainMs: config.SHUTDOWN_DRAIN_MS }, 'gateway stopping');
     void drain
       .shutdown()
-      .then(() => (graph.close(), Promise.all([metricsServer.close(), bus.stop()])))
+      .then(() => (graph.close(), reducer.stop(), Promise.all([metricsServer.close(), bus.stop()])))
       .then(() => process.exit(0));
   };
   process.once('SIGTERM', shutdown);

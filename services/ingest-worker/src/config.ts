@@ -86,6 +86,7 @@ export const ingestWorkerConfigSchema = z
     // The worker keeps no state of its own (the captures service holds runs and leases): no database.
     HOST: env.serviceBase.HOST,
     METRICS_PORT: env.serviceBase.METRICS_PORT,
+    MEMORY_REDUCE_INTERVAL_MS: env.serviceBase.MEMORY_REDUCE_INTERVAL_MS,
     SHUTDOWN_DRAIN_MS: env.serviceBase.SHUTDOWN_DRAIN_MS,
     LOG_LEVEL: env.serviceBase.LOG_LEVEL,
     INTERNAL_SIGNING_KEY: env.serviceBase.INTERNAL_SIGNING_KEY,

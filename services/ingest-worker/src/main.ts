@@ -45,6 +45,7 @@ try {
     port: config.PORT,
     host: config.HOST,
     metricsPort: config.METRICS_PORT,
+    memoryReduceIntervalMs: config.MEMORY_REDUCE_INTERVAL_MS,
     shutdownDrainMs: config.SHUTDOWN_DRAIN_MS,
     verifier: internal.verifier,
   });

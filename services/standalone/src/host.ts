@@ -9,7 +9,7 @@ import { createMemoryKv } from '@kg/kv';
 import type { Logger } from '@kg/logger';
 import { createJwksCache } from '@kg/tokens';
 import { connectService, type ServiceHandle } from '@kg/trpc';
-import { createMetrics, listen, serveMetrics } from '@kg/service-kit';
+import { createMetrics, listen, serveMetrics, startMemoryReducer } from '@kg/service-kit';
 import {
   apiKeyCache,
   applyServerTimeouts,
@@ -195,12 +195,18 @@ export async function startHost(config: StandaloneConfig, logger: Logger): Promi
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const metricsServer = await serveMetrics(metrics.registry, config.METRICS_PORT, config.HOST);
   logger.info({ port, metricsPort: metricsServer.port, dataDir }, 'knowledge graph listening (embedded mode)');
+  const reducer = startMemoryReducer({
+    intervalMs: config.MEMORY_REDUCE_INTERVAL_MS,
+    registry: metrics.registry,
+    logger,
+  });
 
   return {
     server,
     port,
     metricsPort: metricsServer.port,
     async close() {
+      reducer.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await metricsServer.close();
       for (const m of [...modules].reverse()) await m.stop();
