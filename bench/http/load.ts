@@ -63,33 +63,10 @@ export function sampler(baseUrl: string, probe: Probe, connections: number) {
 
 /** `connections` clients in closed loops for `seconds` (after a short untimed warm-up). */
 export async function measure(baseUrl: string, probe: Probe, connections: number, seconds: number): Promise<Measured> {
-  const run = (duration: number, onLatency?: (ms: number) => void) => {
-    let i = 0;
-    const instance = autocannon({
-      url: baseUrl,
-      connections,
-      duration,
-      timeout: 30,
-      headers: probe.authorization ? { authorization: probe.authorization } : {},
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: probe.paths[i++ % probe.paths.length]! }) }],
-    });
-    if (onLatency)
-      instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => onLatency(ms));
-    return instance;
-  };
-  await run(1);
-  const samples: number[] = [];
-  const result = await run(seconds, (ms) => samples.push(ms));
-  const s = summarize(samples);
-  return {
-    name: probe.name,
-    rps: result.requests.total / seconds,
-    p50: s.p50,
-    p95: s.p95,
-    p99: s.p99,
-    requests: result.requests.total,
-    failed: result.non2xx + result.errors + result.timeouts,
-  };
+  const load = sampler(baseUrl, probe, connections);
+  await load.warm(1);
+  await load.slice(seconds);
+  return load.result();
 }
 
 /** One timed GET (ms) and its status. */
