@@ -3,7 +3,7 @@ export { serveService, type ServeOptions } from './serve';
 export { runServiceProcess, migrateIfAsked, failFast, type Migrations, type RunOptions } from './run';
 export { createMetrics, serveMetrics, type Metrics, type MetricsServer } from './metrics';
 export { createPeriodicJob, type PeriodicJob } from './periodic';
-export { collectAllGarbage, startMemoryReducer, type MemoryReducerOptions } from './memory-reducer';
+export { startMemoryReducer, type MemoryReducerOptions } from './memory-reducer';
 export { drainOnShutdown, type Drain } from './drain';
 export { listen, type ListenOptions } from './listen';
 export {

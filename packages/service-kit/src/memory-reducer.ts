@@ -70,20 +70,18 @@ export function startMemoryReducer(options: MemoryReducerOptions): { stop(): voi
   const idleBelow = options.idleBelow ?? 0.25;
   const minGrowth = options.minGrowthBytes ?? 64 * 2 ** 20;
   const probe = options.probe ?? processProbe();
-  const reductions = options.registry
-    ? new Counter({
-        name: 'kg_memory_reductions_total',
-        help: 'Full garbage collections run by the idle memory reducer',
-        registers: [options.registry],
-      })
-    : null;
-  const released = options.registry
-    ? new Counter({
-        name: 'kg_memory_reduced_bytes_total',
-        help: 'Resident bytes the idle memory reducer handed back to the system',
-        registers: [options.registry],
-      })
-    : null;
+  // Without a registry the counters count for nobody (registered nowhere).
+  const registers = options.registry ? [options.registry] : [];
+  const reductions = new Counter({
+    name: 'kg_memory_reductions_total',
+    help: 'Full garbage collections run by the idle memory reducer',
+    registers,
+  });
+  const released = new Counter({
+    name: 'kg_memory_reduced_bytes_total',
+    help: 'Resident bytes the idle memory reducer handed back to the system',
+    registers,
+  });
   let baseline = probe.rss();
   let running = false;
   probe.busy(); // the first interval starts now
@@ -98,8 +96,8 @@ export function startMemoryReducer(options: MemoryReducerOptions): { stop(): voi
       .then(
         () => {
           baseline = probe.rss();
-          reductions?.inc();
-          released?.inc(Math.max(0, before - baseline));
+          reductions.inc();
+          released.inc(Math.max(0, before - baseline));
           options.logger?.debug(
             { rssBefore: before, rssAfter: baseline, ms: Math.round(performance.now() - started) },
             'idle memory reduced',
